@@ -1,0 +1,118 @@
+"""Text forms of a level: the compact desc (share links, fixtures) and Rush Hour boards.
+
+Desc grammar (URL-safe, shared with `templates/static/engine.js`):
+
+    {w}x{h}-{S}{index}-{blocks}[-w{walls}][-m{mirrors}][-b{dir}{offset}]
+
+    S        exit side: L R T B
+    blocks   5-character tokens: kind letter (K key, C crystal, S sand, I ice, R rime)
+             then x y w h as single digits
+    walls    "xy" digit pairs;  mirrors "xy" + f ("/") or b ("\\")
+    -b...    present only on beam levels (win = beam)
+
+Example: ``6x5-R2-K0221I2113-w30-m41f-bE0``.
+
+Insight: a 36-character Rush Hour board is the grid read row by row:
+
+    ooooBo      o empty, x wall, A the key (row 2, exit right of row 2),
+    ooooBo      any other letter a crystal block whose shape gives its axis
+    AAooBo >
+    oooooo
+"""
+from __future__ import annotations
+
+import re
+
+from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror
+
+_KIND_LETTER = {"key": "K", "crystal": "C", "sand": "S", "ice": "I", "rime": "R"}
+_LETTER_KIND = {v: k for k, v in _KIND_LETTER.items()}
+_SIDE_LETTER = {"left": "L", "right": "R", "top": "T", "bottom": "B"}
+_LETTER_SIDE = {v: k for k, v in _SIDE_LETTER.items()}
+_TILT_LETTER = {"/": "f", "\\": "b"}
+_LETTER_TILT = {v: k for k, v in _TILT_LETTER.items()}
+
+_DESC = re.compile(
+    r"^(?P<w>\d)x(?P<h>\d)-(?P<side>[LRTB])(?P<index>\d)-(?P<blocks>(?:[KCSIR]\d{4})+)"
+    r"(?:-w(?P<walls>(?:\d\d)+))?(?:-m(?P<mirrors>(?:\d\d[fb])+))?(?:-b(?P<dir>[NESW])(?P<off>\d))?$")
+
+
+def to_desc(level: Level) -> str:
+    """The desc of a level's puzzle (id and metadata are not part of it)."""
+    parts = [f"{level.width}x{level.height}",
+             f"{_SIDE_LETTER[level.exit.side]}{level.exit.index}",
+             "".join(f"{_KIND_LETTER[b.kind]}{b.x}{b.y}{b.w}{b.h}" for b in level.blocks)]
+    if level.walls:
+        parts.append("w" + "".join(f"{x}{y}" for x, y in level.walls))
+    if level.mirrors:
+        parts.append("m" + "".join(f"{m.x}{m.y}{_TILT_LETTER[m.tilt]}" for m in level.mirrors))
+    if level.win == "beam":
+        assert level.beam is not None
+        parts.append(f"b{level.beam.dir}{level.beam.offset}")
+    return "-".join(parts)
+
+
+def from_desc(text: str, *, id: str = "custom") -> Level:
+    """Parse a desc; `LevelError` (field `desc`) when it does not match the grammar."""
+    m = _DESC.match(text.strip())
+    if not m:
+        raise LevelError(id, "desc", f"not a level description: {text[:40]!r}")
+    bl = m["blocks"]
+    blocks = tuple(Block(kind=_LETTER_KIND[bl[i]], x=int(bl[i + 1]), y=int(bl[i + 2]),
+                         w=int(bl[i + 3]), h=int(bl[i + 4])) for i in range(0, len(bl), 5))
+    wl = m["walls"] or ""
+    walls = tuple((int(wl[i]), int(wl[i + 1])) for i in range(0, len(wl), 2))
+    ml = m["mirrors"] or ""
+    mirrors = tuple(Mirror(x=int(ml[i]), y=int(ml[i + 1]), tilt=_LETTER_TILT[ml[i + 2]])
+                    for i in range(0, len(ml), 3))
+    beam = Beam(dir=m["dir"], offset=int(m["off"])) if m["dir"] else None
+    return Level(id=id, width=int(m["w"]), height=int(m["h"]),
+                 exit=Exit(side=_LETTER_SIDE[m["side"]], index=int(m["index"])),
+                 blocks=blocks, walls=walls, mirrors=mirrors,
+                 win="beam" if beam else "exit", beam=beam)
+
+
+def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
+              kinds: dict[str, str] | None = None, key: str = "A",
+              empty: str = ".o", wall: str = "x#") -> Level:
+    """A level from ASCII rows: `key` letter is the key, other letters are blocks
+    (crystal unless `kinds` maps them), `/` and `\\` mirrors. Blocks are indexed in
+    order of first appearance, reading row by row."""
+    kinds = kinds or {}
+    height, width = len(rows), len(rows[0]) if rows else 0
+    cells: dict[str, list[tuple[int, int]]] = {}
+    walls, mirrors = [], []
+    for y, row in enumerate(rows):
+        if len(row) != width:
+            raise LevelError(id, "grid", f"row {y} has {len(row)} cells, expected {width}")
+        for x, ch in enumerate(row):
+            if ch in empty:
+                continue
+            if ch in wall:
+                walls.append((x, y))
+            elif ch in "/\\":
+                mirrors.append(Mirror(x=x, y=y, tilt=ch))
+            elif ch.isalpha():
+                cells.setdefault(ch, []).append((x, y))
+            else:
+                raise LevelError(id, "grid", f"unknown cell {ch!r} at ({x}, {y})")
+    blocks = []
+    for ch, cs in cells.items():
+        xs, ys = [c[0] for c in cs], [c[1] for c in cs]
+        x0, y0, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        if w * h != len(cs):
+            raise LevelError(id, "grid", f"block {ch!r} is not a rectangle")
+        kind = "key" if ch == key else kinds.get(ch, "crystal")
+        blocks.append(Block(kind=kind, x=x0, y=y0, w=w, h=h))
+    win = "exit"
+    return Level(id=id, width=width, height=height, exit=exit, blocks=tuple(blocks),
+                 walls=tuple(walls), mirrors=tuple(mirrors), win=win)
+
+
+def from_rush_hour(board: str, *, id: str = "rush") -> Level:
+    """A classic 36-character Rush Hour board (A = key, exit right of row 2, x = wall)."""
+    board = board.strip()
+    if len(board) != 36:
+        raise LevelError(id, "board", f"a Rush Hour board has 36 cells, got {len(board)}")
+    rows = [board[i:i + 6] for i in range(0, 36, 6)]
+    return from_grid(rows, exit=Exit(side="right", index=2), id=id, empty="o", wall="x")

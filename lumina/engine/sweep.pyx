@@ -1,0 +1,161 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Generation sweeps (RULES.md phases B1 and B2) over a flattened, crystal-only level.
+
+B1 `goal_sweep`: bounded forward BFS from a solved layout, keeping every state that
+wins. B2 `backward_sweep`: one BFS seeded with every goal at depth 0, so a state's
+depth is its distance to the *nearest* win, the number a player meets. Crystal slides
+are their own inverses, so a state's backward neighbours are its forward ones.
+
+Insight: seeding with all goals is what makes the depth honest.
+
+    single source:  G1 - a - b - c - S      S looks 4 from G1 ...
+    multi source:   G1 - a - b - G2 - S     ... but is 1 from G2: depth(S) = 1
+"""
+from libc.stdint cimport uint64_t, int64_t, int32_t
+from lumina.engine._core cimport (
+    Core, Table, Arrays, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move, solved,
+    table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
+from lumina.engine.board cimport Board
+
+
+cdef inline uint64_t xorshift(uint64_t* s) noexcept nogil:
+    cdef uint64_t x = s[0]
+    x ^= x << 13
+    x ^= x >> 7
+    x ^= x << 17
+    s[0] = x
+    return x
+
+
+cdef Board _crystal_board(level):
+    cdef Board b = level if isinstance(level, Board) else Board(level)
+    cdef int i
+    for i in range(b.c.n):
+        if b.c.kind[i] in (K_SAND, K_ICE, K_RIME):
+            raise ValueError("sweeps run on flattened levels: sand, ice and rime must be "
+                             "crystal (phase B0)")
+    return b
+
+
+def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
+    """B1: every winning state within `max_depth` moves of the start.
+
+    Returns (goals, states_seen, complete) where complete is False when the cap
+    stopped the sweep before `max_depth`."""
+    cdef Board b = _crystal_board(level)
+    cdef Arrays a
+    cdef Table t
+    cdef int mb[MAXMOVES]
+    cdef int md[MAXMOVES]
+    cdef int64_t head = 0, i
+    cdef int n, k, d, status = 0
+    cdef uint64_t s, ns, start = b.start
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+        arrays_free(&a); table_free(&t)
+        raise MemoryError
+    try:
+        with nogil:
+            arrays_push(&a, start, -1, 0, 0, 0)
+            table_add(&t, start, 0)
+            while head < a.n and status == 0:
+                d = a.depth[head]
+                if d >= max_depth:
+                    break
+                s = a.st[head]
+                n = gen_moves(&b.c, s, mb, md)
+                for k in range(n):
+                    ns = do_move(&b.c, s, mb[k], md[k])
+                    if table_get(&t, ns) >= 0:
+                        continue
+                    if a.n >= state_cap:
+                        status = 1
+                        break
+                    if table_add(&t, ns, <int32_t>a.n) == -2 or \
+                            arrays_push(&a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
+                        status = -1
+                        break
+                head += 1
+        if status == -1:
+            raise MemoryError("goal sweep ran out of memory")
+        goals = [a.st[i] for i in range(a.n) if solved(&b.c, a.st[i])]
+        return goals, a.n, status == 0
+    finally:
+        arrays_free(&a)
+        table_free(&t)
+
+
+def backward_sweep(level, goals, int min_depth, int per_depth=60,
+                   int64_t state_cap=500_000, int max_depth=64, uint64_t seed=1):
+    """B2: multi-source BFS from every goal at once; harvest at most `per_depth`
+    states at each depth >= `min_depth` (a seeded reservoir sample of that layer).
+
+    Returns (harvest, states_seen, deepest, capped): harvest maps depth -> sorted
+    list of state keys; capped is True when the state cap ended the sweep."""
+    cdef Board b = _crystal_board(level)
+    cdef Arrays a
+    cdef Table t
+    cdef int mb[MAXMOVES]
+    cdef int md[MAXMOVES]
+    cdef int64_t head = 0, i, seen_at_depth = 0
+    cdef int n, k, d, status = 0, cur = -1, deepest = 0
+    cdef uint64_t s, ns, rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL, j
+    if rng == 0:
+        rng = 88172645463325252ULL
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+        arrays_free(&a); table_free(&t)
+        raise MemoryError
+    harvest = {}
+    layer = []
+    try:
+        for g in sorted(set(goals)):
+            if table_add(&t, g, <int32_t>a.n) == -1:
+                arrays_push(&a, g, -1, 0, 0, 0)
+        while head < a.n and status == 0:
+            with nogil:
+                # expand one whole layer without the GIL
+                cur = a.depth[head]
+                while head < a.n and a.depth[head] == cur and status == 0:
+                    if cur >= max_depth:
+                        status = 2
+                        break
+                    s = a.st[head]
+                    n = gen_moves(&b.c, s, mb, md)
+                    for k in range(n):
+                        ns = do_move(&b.c, s, mb[k], md[k])
+                        if table_get(&t, ns) >= 0:
+                            continue
+                        if a.n >= state_cap:
+                            status = 1
+                            break
+                        if table_add(&t, ns, <int32_t>a.n) == -2 or \
+                                arrays_push(&a, ns, <int32_t>head, mb[k], md[k], cur + 1) != 0:
+                            status = -1
+                            break
+                    head += 1
+            if status == -1:
+                raise MemoryError("backward sweep ran out of memory")
+        # harvest by scanning the discovered states layer by layer
+        i = 0
+        while i < a.n:
+            d = a.depth[i]
+            if d > deepest:
+                deepest = d
+            if d < min_depth:
+                i += 1
+                continue
+            layer = []
+            seen_at_depth = 0
+            while i < a.n and a.depth[i] == d:
+                seen_at_depth += 1
+                if len(layer) < per_depth:
+                    layer.append(a.st[i])
+                else:
+                    j = xorshift(&rng) % <uint64_t>seen_at_depth
+                    if j < <uint64_t>per_depth:
+                        layer[j] = a.st[i]
+                i += 1
+            harvest[d] = sorted(layer)
+        return harvest, a.n, deepest, status == 1
+    finally:
+        arrays_free(&a)
+        table_free(&t)

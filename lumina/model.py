@@ -1,0 +1,399 @@
+"""The level model: frozen dataclasses for a Lumina level and its JSON form.
+
+A `Level` validates itself when it is built, so a `Level` object that exists is a
+level every engine (Cython, JavaScript) can play without crashing. `LevelError`
+names the level id and the field at fault.
+
+There is exactly one copy path, `Level.replace` (which is `dataclasses.replace`):
+anything not named is carried, so no rebuild can drop a field (the article's
+World 5 lost its win condition in a hand-written copy).
+
+Insight: the board is a grid with the origin top-left; x grows right, y down.
+
+    x: 0 1 2 3 4 5
+    y0 . . . . . .
+    y1 . . B . . .      B: {kind: crystal, x: 2, y: 1, w: 1, h: 2} (vertical)
+    y2 A A B . . . >    A: {kind: key, x: 0, y: 2, w: 2, h: 1}; exit {right, 2}
+    y3 . . . . # .      #: wall [4, 3]
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("key", "crystal", "sand", "ice", "rime")
+FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the state
+SIDES = ("left", "right", "top", "bottom")
+DIRS = ("N", "E", "S", "W")
+TILTS = ("/", "\\")
+WINS = ("exit", "beam")
+MIN_GRID, MAX_GRID = 4, 8
+MAX_MOVABLE = 16
+MAX_KEY_BITS = 64
+COORD_BITS = 3
+
+
+class LevelError(ValueError):
+    """A level failed validation. The message names the level id and the field."""
+
+    def __init__(self, level_id: str, field: str, message: str):
+        self.level_id = level_id
+        self.field = field
+        self.message = message
+        super().__init__(f"level {level_id}: {field}: {message}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Block:
+    kind: str
+    x: int
+    y: int
+    w: int
+    h: int
+
+    @property
+    def horizontal(self) -> bool:
+        """True when the block slides along x (it is wider than tall)."""
+        return self.w > self.h
+
+    def cells(self) -> list[tuple[int, int]]:
+        return [(self.x + i, self.y + j) for j in range(self.h) for i in range(self.w)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exit:
+    side: str
+    index: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Beam:
+    dir: str
+    offset: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mirror:
+    x: int
+    y: int
+    tilt: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Analysis:
+    """What the optimal-solution DAG says about a level (written by the generator)."""
+    solutions: int            # distinct optimal move sequences (exact up to the cap)
+    capped: bool              # True when `solutions` hit the cap
+    dead_blocks: tuple[int, ...]   # blocks that never move in any optimal solution
+    dead_share: float         # len(dead_blocks) / number of non-key blocks
+    family: str               # near-duplicate family key
+
+
+@dataclass(frozen=True, kw_only=True)
+class Level:
+    id: str
+    width: int
+    height: int
+    exit: Exit
+    blocks: tuple[Block, ...]
+    walls: tuple[tuple[int, int], ...] = ()
+    mirrors: tuple[Mirror, ...] = ()
+    win: str = "exit"
+    beam: Beam | None = None
+    optimal: int | None = None
+    solution: tuple[tuple[int, int], ...] | None = None
+    name: str | None = None
+    tutorial: bool = False
+    analysis: Analysis | None = None
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    # -- the one copy path -------------------------------------------------
+    def replace(self, **changes: Any) -> "Level":
+        """A copy with `changes`; every field not named is carried."""
+        return dataclasses.replace(self, **changes)
+
+    # -- derived views -------------------------------------------------------
+    @property
+    def key_index(self) -> int:
+        return next(i for i, b in enumerate(self.blocks) if b.kind == "key")
+
+    @property
+    def key(self) -> Block:
+        return self.blocks[self.key_index]
+
+    def count(self, kind: str) -> int:
+        return sum(1 for b in self.blocks if b.kind == kind)
+
+    @property
+    def state_bits(self) -> int:
+        flags = sum(1 for b in self.blocks if b.kind in FLAG_KINDS)
+        return COORD_BITS * len(self.blocks) + flags
+
+    # -- JSON ------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON object of RULES.md (defaults and empties omitted)."""
+        out: dict[str, Any] = {"id": self.id, "width": self.width, "height": self.height,
+                               "exit": {"side": self.exit.side, "index": self.exit.index}}
+        if self.win != "exit":
+            out["win"] = self.win
+        if self.beam is not None:
+            out["beam"] = {"dir": self.beam.dir, "offset": self.beam.offset}
+        if self.walls:
+            out["walls"] = [[x, y] for x, y in self.walls]
+        if self.mirrors:
+            out["mirrors"] = [{"x": m.x, "y": m.y, "tilt": m.tilt} for m in self.mirrors]
+        out["blocks"] = [{"kind": b.kind, "x": b.x, "y": b.y, "w": b.w, "h": b.h}
+                         for b in self.blocks]
+        if self.optimal is not None:
+            out["optimal"] = self.optimal
+        if self.solution is not None:
+            out["solution"] = [[i, d] for i, d in self.solution]
+        if self.name is not None:
+            out["name"] = self.name
+        if self.tutorial:
+            out["tutorial"] = True
+        if self.analysis is not None:
+            a = self.analysis
+            out["analysis"] = {"solutions": a.solutions, "capped": a.capped,
+                               "dead_blocks": list(a.dead_blocks),
+                               "dead_share": a.dead_share, "family": a.family}
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Level":
+        """Parse and validate one level object; raises `LevelError` naming the field."""
+        return _parse(data)
+
+    # -- other forms (lumina.desc holds the formats) ----------------------------
+    @classmethod
+    def from_rush_hour(cls, board: str, *, id: str = "rush") -> "Level":
+        from lumina.desc import from_rush_hour
+        return from_rush_hour(board, id=id)
+
+    @classmethod
+    def from_desc(cls, text: str, *, id: str = "custom") -> "Level":
+        from lumina.desc import from_desc
+        return from_desc(text, id=id)
+
+    def desc(self) -> str:
+        from lumina.desc import to_desc
+        return to_desc(self)
+
+
+# ---------------------------------------------------------------------------
+# Parsing: JSON types -> dataclasses, every field checked and named.
+
+_LEVEL_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirrors",
+                 "blocks", "optimal", "solution", "name", "tutorial", "analysis")
+_ANALYSIS_FIELDS = ("solutions", "capped", "dead_blocks", "dead_share", "family")
+
+
+def _int(lid: str, field: str, v: Any, *, minimum: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise LevelError(lid, field, f"must be an integer, got {v!r}")
+    if v < minimum:
+        raise LevelError(lid, field, f"must be >= {minimum}, got {v}")
+    return v
+
+
+def _obj(lid: str, field: str, v: Any, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict:
+    if not isinstance(v, dict):
+        raise LevelError(lid, field, f"must be an object, got {type(v).__name__}")
+    for k in v:
+        if k not in allowed:
+            raise LevelError(lid, f"{field}.{k}" if field else k, "unknown field")
+    for k in required:
+        if k not in v:
+            raise LevelError(lid, f"{field}.{k}" if field else k, "missing")
+    return v
+
+
+def _list(lid: str, field: str, v: Any) -> list:
+    if not isinstance(v, list):
+        raise LevelError(lid, field, f"must be a list, got {type(v).__name__}")
+    return v
+
+
+def _choice(lid: str, field: str, v: Any, choices: tuple[str, ...]) -> str:
+    if v not in choices:
+        raise LevelError(lid, field, f"must be one of {', '.join(choices)}; got {v!r}")
+    return v
+
+
+def _parse(data: Any) -> Level:
+    if not isinstance(data, dict):
+        raise LevelError("?", "level", f"must be an object, got {type(data).__name__}")
+    lid = data.get("id", "?")
+    if not isinstance(lid, str) or not lid:
+        raise LevelError(str(lid), "id", "must be a non-empty string")
+    _obj(lid, "", data, _LEVEL_FIELDS, ("id", "width", "height", "exit", "blocks"))
+    width = _int(lid, "width", data["width"])
+    height = _int(lid, "height", data["height"])
+    ex = _obj(lid, "exit", data["exit"], ("side", "index"), ("side", "index"))
+    exit_ = Exit(side=_choice(lid, "exit.side", ex["side"], SIDES),
+                 index=_int(lid, "exit.index", ex["index"]))
+    win = _choice(lid, "win", data.get("win", "exit"), WINS)
+    beam = None
+    if "beam" in data:
+        bm = _obj(lid, "beam", data["beam"], ("dir", "offset"), ("dir", "offset"))
+        beam = Beam(dir=_choice(lid, "beam.dir", bm["dir"], DIRS),
+                    offset=_int(lid, "beam.offset", bm["offset"]))
+    walls = []
+    for i, w in enumerate(_list(lid, "walls", data.get("walls", []))):
+        if not isinstance(w, list) or len(w) != 2:
+            raise LevelError(lid, f"walls[{i}]", "must be a pair [x, y]")
+        walls.append((_int(lid, f"walls[{i}][0]", w[0]), _int(lid, f"walls[{i}][1]", w[1])))
+    mirrors = []
+    for i, m in enumerate(_list(lid, "mirrors", data.get("mirrors", []))):
+        f = f"mirrors[{i}]"
+        _obj(lid, f, m, ("x", "y", "tilt"), ("x", "y", "tilt"))
+        mirrors.append(Mirror(x=_int(lid, f + ".x", m["x"]), y=_int(lid, f + ".y", m["y"]),
+                              tilt=_choice(lid, f + ".tilt", m["tilt"], TILTS)))
+    blocks = []
+    for i, b in enumerate(_list(lid, "blocks", data["blocks"])):
+        f = f"blocks[{i}]"
+        _obj(lid, f, b, ("kind", "x", "y", "w", "h"), ("kind", "x", "y", "w", "h"))
+        blocks.append(Block(kind=_choice(lid, f + ".kind", b["kind"], KINDS),
+                            x=_int(lid, f + ".x", b["x"]), y=_int(lid, f + ".y", b["y"]),
+                            w=_int(lid, f + ".w", b["w"], minimum=1),
+                            h=_int(lid, f + ".h", b["h"], minimum=1)))
+    optimal = None
+    if "optimal" in data:
+        optimal = _int(lid, "optimal", data["optimal"])
+    solution = None
+    if "solution" in data:
+        sol = []
+        for i, mv in enumerate(_list(lid, "solution", data["solution"])):
+            if not isinstance(mv, list) or len(mv) != 2:
+                raise LevelError(lid, f"solution[{i}]", "must be a pair [block, distance]")
+            bi = _int(lid, f"solution[{i}][0]", mv[0])
+            d = mv[1]
+            if isinstance(d, bool) or not isinstance(d, int) or d == 0:
+                raise LevelError(lid, f"solution[{i}][1]", f"must be a non-zero integer, got {d!r}")
+            sol.append((bi, d))
+        solution = tuple(sol)
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise LevelError(lid, "name", "must be a string")
+    tutorial = data.get("tutorial", False)
+    if not isinstance(tutorial, bool):
+        raise LevelError(lid, "tutorial", "must be true or false")
+    analysis = None
+    if "analysis" in data:
+        a = _obj(lid, "analysis", data["analysis"], _ANALYSIS_FIELDS, _ANALYSIS_FIELDS)
+        dead = tuple(_int(lid, f"analysis.dead_blocks[{i}]", v)
+                     for i, v in enumerate(_list(lid, "analysis.dead_blocks", a["dead_blocks"])))
+        share = a["dead_share"]
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+            raise LevelError(lid, "analysis.dead_share", "must be a number in [0, 1]")
+        if not isinstance(a["capped"], bool):
+            raise LevelError(lid, "analysis.capped", "must be true or false")
+        if not isinstance(a["family"], str):
+            raise LevelError(lid, "analysis.family", "must be a string")
+        analysis = Analysis(solutions=_int(lid, "analysis.solutions", a["solutions"]),
+                            capped=a["capped"], dead_blocks=dead,
+                            dead_share=float(share), family=a["family"])
+    return Level(id=lid, width=width, height=height, exit=exit_, blocks=tuple(blocks),
+                 walls=tuple(walls), mirrors=tuple(mirrors), win=win, beam=beam,
+                 optimal=optimal, solution=solution, name=name, tutorial=tutorial,
+                 analysis=analysis)
+
+
+# ---------------------------------------------------------------------------
+# Semantic validation (also run for levels built in code).
+
+def _validate(lv: Level) -> None:
+    lid = lv.id
+    for f in ("width", "height"):
+        v = _int(lid, f, getattr(lv, f))
+        if not MIN_GRID <= v <= MAX_GRID:
+            raise LevelError(lid, f, f"must be between {MIN_GRID} and {MAX_GRID}, got {v}")
+    W, H = lv.width, lv.height
+    _choice(lid, "win", lv.win, WINS)
+    _choice(lid, "exit.side", lv.exit.side, SIDES)
+    limit = H if lv.exit.side in ("left", "right") else W
+    if not 0 <= _int(lid, "exit.index", lv.exit.index) < limit:
+        raise LevelError(lid, "exit.index", f"{lv.exit.index} is not on the {lv.exit.side} "
+                         f"boundary (must be 0..{limit - 1})")
+    occupied: dict[tuple[int, int], str] = {}
+
+    def claim(cell: tuple[int, int], what: str, field: str) -> None:
+        x, y = cell
+        if not (0 <= x < W and 0 <= y < H):
+            raise LevelError(lid, field, f"{what} at ({x}, {y}) is outside the {W}x{H} grid")
+        if cell in occupied:
+            raise LevelError(lid, field, f"{what} overlaps {occupied[cell]} at ({x}, {y})")
+        occupied[cell] = what
+
+    for i, (x, y) in enumerate(lv.walls):
+        _int(lid, f"walls[{i}][0]", x), _int(lid, f"walls[{i}][1]", y)
+        claim((x, y), f"wall {i}", f"walls[{i}]")
+    for i, m in enumerate(lv.mirrors):
+        _choice(lid, f"mirrors[{i}].tilt", m.tilt, TILTS)
+        claim((m.x, m.y), f"mirror {i}", f"mirrors[{i}]")
+    if lv.mirrors and lv.win != "beam":
+        raise LevelError(lid, "mirrors", "mirrors belong to beam levels (win: beam)")
+    keys = [i for i, b in enumerate(lv.blocks) if b.kind == "key"]
+    if not keys:
+        raise LevelError(lid, "blocks", "no block has kind key")
+    if len(keys) > 1:
+        raise LevelError(lid, f"blocks[{keys[1]}].kind", "a second key (exactly one allowed)")
+    for i, b in enumerate(lv.blocks):
+        f = f"blocks[{i}]"
+        _choice(lid, f + ".kind", b.kind, KINDS)
+        for attr, lo in (("x", 0), ("y", 0), ("w", 1), ("h", 1)):
+            _int(lid, f"{f}.{attr}", getattr(b, attr), minimum=lo)
+        if b.w == b.h:
+            raise LevelError(lid, f, f"a {b.w}x{b.h} square block has no axis (make it longer "
+                             "one way)")
+        for cell in b.cells():
+            claim(cell, f"block {i}", f)
+    if len(lv.blocks) > MAX_MOVABLE:
+        raise LevelError(lid, "blocks", f"{len(lv.blocks)} movable blocks; at most {MAX_MOVABLE}")
+    if lv.state_bits > MAX_KEY_BITS:
+        raise LevelError(lid, "blocks", f"state needs {lv.state_bits} bits; at most {MAX_KEY_BITS}")
+    key = lv.blocks[keys[0]]
+    if lv.win == "exit":
+        if lv.beam is not None:
+            raise LevelError(lid, "beam", "beam is only for win: beam levels")
+        side, idx = lv.exit.side, lv.exit.index
+        if side in ("left", "right"):
+            if not key.horizontal:
+                raise LevelError(lid, "exit.side", f"the key slides vertically and can never "
+                                 f"reach the {side} lantern")
+            if not key.y <= idx < key.y + key.h:
+                raise LevelError(lid, "exit.index", f"the key spans rows {key.y}..{key.y + key.h - 1} "
+                                 f"and can never cover row {idx}")
+        else:
+            if key.horizontal:
+                raise LevelError(lid, "exit.side", f"the key slides horizontally and can never "
+                                 f"reach the {side} lantern")
+            if not key.x <= idx < key.x + key.w:
+                raise LevelError(lid, "exit.index", f"the key spans columns {key.x}.."
+                                 f"{key.x + key.w - 1} and can never cover column {idx}")
+    else:
+        if lv.beam is None:
+            raise LevelError(lid, "beam", "missing (a win: beam level needs beam {dir, offset})")
+        _choice(lid, "beam.dir", lv.beam.dir, DIRS)
+        edge = key.h if lv.beam.dir in ("E", "W") else key.w
+        if not 0 <= _int(lid, "beam.offset", lv.beam.offset) < edge:
+            raise LevelError(lid, "beam.offset", f"{lv.beam.offset} is off the key's "
+                             f"{lv.beam.dir} edge (0..{edge - 1})")
+    if lv.optimal is not None:
+        _int(lid, "optimal", lv.optimal)
+    if lv.solution is not None:
+        for i, (bi, d) in enumerate(lv.solution):
+            if not 0 <= _int(lid, f"solution[{i}][0]", bi) < len(lv.blocks):
+                raise LevelError(lid, f"solution[{i}][0]", f"no block {bi}")
+            if isinstance(d, bool) or not isinstance(d, int) or d == 0:
+                raise LevelError(lid, f"solution[{i}][1]", "must be a non-zero integer")
+        if lv.optimal is not None and len(lv.solution) != lv.optimal:
+            raise LevelError(lid, "solution", f"has {len(lv.solution)} moves but optimal is "
+                             f"{lv.optimal}")
+    if lv.analysis is not None:
+        for i, bi in enumerate(lv.analysis.dead_blocks):
+            if not 0 <= bi < len(lv.blocks):
+                raise LevelError(lid, f"analysis.dead_blocks[{i}]", f"no block {bi}")
