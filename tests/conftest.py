@@ -1,0 +1,32 @@
+"""Shared pytest configuration: the ``slow`` marker, hypothesis profiles, helpers on the path.
+
+Profiles: ``default`` (random, modest, no deadline) and ``ci`` (derandomized, so a
+CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+TESTS = Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))  # so tests can `import reference, strategies_hypothesis`
+
+
+settings.register_profile(
+    "default", max_examples=100, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+settings.register_profile(
+    "ci", parent=settings.get_profile("default"), derandomize=True, print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes more than ~20 s; deselect with -m 'not slow'")
+
