@@ -12,7 +12,14 @@ assumes "the key is block 0" is caught too.
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import strategies as st
+
+def examples(n: int) -> int:
+    """``n`` hypothesis examples, times $LUMINA_HYPOTHESIS_SCALE for a long soak run."""
+    return n * int(os.environ.get("LUMINA_HYPOTHESIS_SCALE", "1"))
+
 
 SIDES = ("left", "right", "top", "bottom")
 KINDS = ("crystal", "sand", "ice", "rime")
@@ -36,6 +43,7 @@ def levels(
     *,
     win: str | None = None,
     kinds: tuple[str, ...] = KINDS,
+    min_blocks: int = 0,
     max_blocks: int = 6,
     min_side: int = 4,
     max_side: int = 6,
@@ -100,7 +108,10 @@ def levels(
                 taken.add((mx, my))
 
     others: list[dict] = []
-    for _ in range(draw(st.integers(0, max_blocks))):
+    wanted = draw(st.integers(min_blocks, max_blocks))
+    for _ in range(3 * wanted):
+        if len(others) == wanted:
+            break
         kind = draw(st.sampled_from(kinds))
         length = draw(st.sampled_from((2, 2, 3)))
         w, h = (length, 1) if draw(st.booleans()) else (1, length)
@@ -120,6 +131,13 @@ def levels(
             walls.append([cx, cy])
             taken.add((cx, cy))
 
+    if beam is not None and draw(st.integers(0, 2)) > 0:
+        # Usually put the lantern where the light would leave an empty board, so
+        # that the blocks (not the geometry) decide whether the level is solvable.
+        out = _light_exit(width, height, key, beam, mirrors)
+        if out is not None:
+            side, index = out
+
     at = draw(st.integers(0, len(others)))
     blocks = others[:at] + [key] + others[at:]
 
@@ -137,12 +155,45 @@ def levels(
     return level
 
 
+def _light_exit(width: int, height: int, key: dict, beam: dict, mirrors: list[dict]):
+    """Where light from the key leaves a board holding only the key and the mirrors."""
+    tilt = {(m["x"], m["y"]): m["tilt"] for m in mirrors}
+    body = _cells(key["x"], key["y"], key["w"], key["h"])
+    dx, dy = DIRS[beam["dir"]]
+    x = key["x"] + (beam["offset"] if beam["dir"] in "NS" else key["w"] if beam["dir"] == "E" else -1)
+    y = key["y"] + (beam["offset"] if beam["dir"] in "EW" else key["h"] if beam["dir"] == "S" else -1)
+    for _ in range(4 * width * height):
+        if x < 0:
+            return "left", y
+        if x >= width:
+            return "right", y
+        if y < 0:
+            return "top", x
+        if y >= height:
+            return "bottom", x
+        if (x, y) in body:
+            return None
+        t = tilt.get((x, y))
+        if t == "/":
+            dx, dy = -dy, -dx
+        elif t == "\\":
+            dx, dy = dy, dx
+        x, y = x + dx, y + dy
+    return None
+
+
 def exit_levels(**kw) -> st.SearchStrategy[dict]:
     return levels(win="exit", **kw)
 
 
 def beam_levels(**kw) -> st.SearchStrategy[dict]:
     return levels(win="beam", **kw)
+
+
+def dense_levels(**kw) -> st.SearchStrategy[dict]:
+    """Crowded 5x5..6x6 boards: bigger state spaces (hundreds to thousands of states)."""
+    kw = {"min_blocks": 5, "max_blocks": 9, "min_side": 5, **kw}
+    return levels(**kw)
 
 
 def crystal_levels(**kw) -> st.SearchStrategy[dict]:
