@@ -103,9 +103,16 @@ cdef inline uint64_t do_move(const Core* c, uint64_t s, int b, int d) noexcept n
 
 cdef inline int gen_moves(const Core* c, uint64_t s, int* mb, int* md) noexcept nogil:
     """Legal moves of state s into (mb, md), ordered by block then distance ascending."""
+    return gen_moves_skip(c, s, mb, md, -1)
+
+
+cdef inline int gen_moves_skip(const Core* c, uint64_t s, int* mb, int* md, int skip) noexcept nogil:
+    """As gen_moves, leaving out block `skip` (-1: none)."""
     cdef uint64_t occ = occupancy(c, s), rest
     cdef int i, p, lo, hi, d, k, n = 0, kd
     for i in range(c.n):
+        if i == skip:
+            continue
         kd = c.kind[i]
         if kd == K_SAND and flag_set(c, s, i):
             continue
@@ -203,7 +210,7 @@ cdef inline bint solved(const Core* c, uint64_t s) noexcept nogil:
 
 cdef struct Table:
     uint64_t* keys
-    int32_t* vals
+    int32_t* vals                  # NULL for a membership-only table (plain BFS)
     uint64_t mask
     int64_t size
 
@@ -212,18 +219,16 @@ cdef inline uint64_t mix(uint64_t k) noexcept nogil:
     k ^= k >> 33
     k *= 0xff51afd7ed558ccdULL
     k ^= k >> 33
-    k *= 0xc4ceb9fe1a85ec53ULL
-    k ^= k >> 33
     return k
 
 
-cdef inline int table_init(Table* t, int64_t capacity) noexcept nogil:
+cdef inline int table_init(Table* t, int64_t capacity, bint with_values) noexcept nogil:
     cdef int64_t cap = 1024, i
     while cap < capacity * 2:
         cap *= 2
     t.keys = <uint64_t*>malloc(cap * sizeof(uint64_t))
-    t.vals = <int32_t*>malloc(cap * sizeof(int32_t))
-    if t.keys == NULL or t.vals == NULL:
+    t.vals = <int32_t*>malloc(cap * sizeof(int32_t)) if with_values else NULL
+    if t.keys == NULL or (with_values and t.vals == NULL):
         return -1
     for i in range(cap):
         t.keys[i] = EMPTY_KEY
@@ -239,11 +244,12 @@ cdef inline void table_free(Table* t) noexcept nogil:
     t.vals = NULL
 
 
-cdef inline int32_t table_get(const Table* t, uint64_t k) noexcept nogil:
+cdef inline int64_t table_get(const Table* t, uint64_t k) noexcept nogil:
+    """The value stored for k (0 in a membership-only table), or -1 when absent."""
     cdef uint64_t h = mix(k) & t.mask
     while True:
         if t.keys[h] == k:
-            return t.vals[h]
+            return t.vals[h] if t.vals != NULL else 0
         if t.keys[h] == EMPTY_KEY:
             return -1
         h = (h + 1) & t.mask
@@ -255,8 +261,8 @@ cdef inline int table_grow(Table* t) noexcept nogil:
     cdef uint64_t ocap = t.mask + 1, i, h
     cdef uint64_t ncap = ocap * 2
     t.keys = <uint64_t*>malloc(ncap * sizeof(uint64_t))
-    t.vals = <int32_t*>malloc(ncap * sizeof(int32_t))
-    if t.keys == NULL or t.vals == NULL:
+    t.vals = <int32_t*>malloc(ncap * sizeof(int32_t)) if ov != NULL else NULL
+    if t.keys == NULL or (ov != NULL and t.vals == NULL):
         return -1
     for i in range(ncap):
         t.keys[i] = EMPTY_KEY
@@ -267,15 +273,24 @@ cdef inline int table_grow(Table* t) noexcept nogil:
             while t.keys[h] != EMPTY_KEY:
                 h = (h + 1) & t.mask
             t.keys[h] = ok[i]
-            t.vals[h] = ov[i]
+            if ov != NULL:
+                t.vals[h] = ov[i]
     free(ok)
     free(ov)
     return 0
 
 
-cdef inline int32_t table_add(Table* t, uint64_t k, int32_t v) noexcept nogil:
-    """Insert k -> v unless present. Returns -1 when inserted, the existing value
-    when k was already there, -2 when memory ran out."""
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void* p) noexcept nogil
+
+
+cdef inline void table_prefetch(const Table* t, uint64_t k) noexcept nogil:
+    prefetch(&t.keys[mix(k) & t.mask])
+
+
+cdef inline int64_t table_add(Table* t, uint64_t k, int64_t v) noexcept nogil:
+    """Insert k -> v unless present, in one probe. Returns -1 when inserted, the
+    existing value when k was already there, -2 when memory ran out."""
     cdef uint64_t h
     if (t.size + 1) * 2 > <int64_t>(t.mask + 1):
         if table_grow(t) != 0:
@@ -283,10 +298,11 @@ cdef inline int32_t table_add(Table* t, uint64_t k, int32_t v) noexcept nogil:
     h = mix(k) & t.mask
     while True:
         if t.keys[h] == k:
-            return t.vals[h]
+            return t.vals[h] if t.vals != NULL else 0
         if t.keys[h] == EMPTY_KEY:
             t.keys[h] = k
-            t.vals[h] = v
+            if t.vals != NULL:
+                t.vals[h] = <int32_t>v
             t.size += 1
             return -1
         h = (h + 1) & t.mask

@@ -17,7 +17,8 @@ the DAG count needs:
 from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free
 from lumina.engine._core cimport (
-    Core, Table, Arrays, MAXB, MAXMOVES, gen_moves, do_move, solved,
+    Core, Table, Arrays, MAXB, MAXMOVES, gen_moves, gen_moves_skip, do_move, solved,
+    table_prefetch,
     table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
 from lumina.engine.board cimport Board
 
@@ -37,8 +38,10 @@ cdef int bfs(const Core* c, uint64_t start, int64_t cap, int mode, Arrays* a, Ta
              int64_t* goal, int* best) noexcept nogil:
     cdef int mb[MAXMOVES]
     cdef int md[MAXMOVES]
+    cdef uint64_t nxt[MAXMOVES]
     cdef int64_t head = 0
-    cdef int n, k, d, r
+    cdef int n, k, d, skip
+    cdef int64_t r
     cdef uint64_t s, ns
     best[0] = 32767
     goal[0] = -1
@@ -54,15 +57,24 @@ cdef int bfs(const Core* c, uint64_t start, int64_t cap, int mode, Arrays* a, Ta
         if d >= best[0]:
             break
         s = a.st[head]
-        n = gen_moves(c, s, mb, md)
+        # Every slide of the block that just moved reaches a state the parent reaches
+        # in one move, so it is already discovered (not so when the key's slide
+        # thawed rime on the way: rime levels expand everything).
+        skip = a.mb[head] if head > 0 and not c.has_rime else -1
+        n = gen_moves_skip(c, s, mb, md, skip)
         for k in range(n):
-            ns = do_move(c, s, mb[k], md[k])
-            if table_get(t, ns) >= 0:
+            nxt[k] = do_move(c, s, mb[k], md[k])
+            table_prefetch(t, nxt[k])
+        for k in range(n):
+            ns = nxt[k]
+            r = table_add(t, ns, a.n)
+            if r >= 0:
                 continue
+            if r == -2:
+                return ST_NOMEM
             if a.n >= cap:
                 return ST_EXHAUSTED
-            r = table_add(t, ns, <int32_t>a.n)
-            if r == -2 or arrays_push(a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
+            if arrays_push(a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
                 return ST_NOMEM
             if mode != MODE_ALL and solved(c, ns):
                 if goal[0] < 0:
@@ -86,7 +98,7 @@ def bfs_solve(level, int64_t state_cap=DEF_STATE_CAP):
     cdef int64_t goal, i
     cdef int best, st
     cdef uint64_t start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     try:
@@ -115,7 +127,7 @@ def bfs_component(level, int64_t state_cap=10_000_000):
     cdef int64_t goal
     cdef int best, st
     cdef uint64_t start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     try:
@@ -171,7 +183,7 @@ def bfs_dag(level, uint64_t solution_cap=1_000_000, int64_t state_cap=DEF_STATE_
     cdef int moved[MAXB]
     for i in range(MAXB):
         moved[i] = 0
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, True) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     try:

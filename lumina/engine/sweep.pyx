@@ -49,8 +49,9 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
     cdef int md[MAXMOVES]
     cdef int64_t head = 0, i
     cdef int n, k, d, status = 0
+    cdef int64_t r
     cdef uint64_t s, ns, start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     try:
@@ -65,13 +66,16 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
                 n = gen_moves(&b.c, s, mb, md)
                 for k in range(n):
                     ns = do_move(&b.c, s, mb[k], md[k])
-                    if table_get(&t, ns) >= 0:
+                    r = table_add(&t, ns, a.n)
+                    if r >= 0:
                         continue
+                    if r == -2:
+                        status = -1
+                        break
                     if a.n >= state_cap:
                         status = 1
                         break
-                    if table_add(&t, ns, <int32_t>a.n) == -2 or \
-                            arrays_push(&a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
+                    if arrays_push(&a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
                         status = -1
                         break
                 head += 1
@@ -98,17 +102,18 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
     cdef int md[MAXMOVES]
     cdef int64_t head = 0, i, seen_at_depth = 0
     cdef int n, k, d, status = 0, cur = -1, deepest = 0
+    cdef int64_t r
     cdef uint64_t s, ns, rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL, j
     if rng == 0:
         rng = 88172645463325252ULL
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096) != 0:
+    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     harvest = {}
     layer = []
     try:
         for g in sorted(set(goals)):
-            if table_add(&t, g, <int32_t>a.n) == -1:
+            if table_add(&t, g, a.n) == -1:
                 arrays_push(&a, g, -1, 0, 0, 0)
         while head < a.n and status == 0:
             with nogil:
@@ -122,13 +127,16 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
                     n = gen_moves(&b.c, s, mb, md)
                     for k in range(n):
                         ns = do_move(&b.c, s, mb[k], md[k])
-                        if table_get(&t, ns) >= 0:
+                        r = table_add(&t, ns, a.n)
+                        if r >= 0:
                             continue
+                        if r == -2:
+                            status = -1
+                            break
                         if a.n >= state_cap:
                             status = 1
                             break
-                        if table_add(&t, ns, <int32_t>a.n) == -2 or \
-                                arrays_push(&a, ns, <int32_t>head, mb[k], md[k], cur + 1) != 0:
+                        if arrays_push(&a, ns, <int32_t>head, mb[k], md[k], cur + 1) != 0:
                             status = -1
                             break
                     head += 1
