@@ -252,12 +252,74 @@ def level_num(lv: dict[str, Any]) -> int:
     return int(lv["id"].rsplit("-", 1)[1])
 
 
+def minify_js(text: str) -> str:
+    """Drop comment-only lines, block comments that start a line, indentation and blank
+    lines. Line breaks are kept, so automatic semicolon insertion is unchanged. A file
+    with a template literal spanning lines is returned as it is (its whitespace is data)."""
+    lines = text.splitlines()
+    if any(line.count("`") % 2 for line in lines):
+        return text
+    out, in_block = [], False
+    for line in lines:
+        t = line.strip()
+        if in_block:
+            in_block = "*/" not in t
+            continue
+        if t.startswith("/*"):
+            in_block = "*/" not in t
+            continue
+        if not t or t.startswith("//"):
+            continue
+        out.append(t)
+    return "\n".join(out) + "\n"
+
+
+def minify_css(text: str) -> str:
+    """Comments out, whitespace collapsed around braces, semicolons and commas."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s*([{};,])\s*", r"\1", text)
+    return text.replace(";}", "}").strip() + "\n"
+
+
+#: site.css sections (marked `/* @section name */`) that play pages leave out.
+NOT_ON_PLAY_PAGES = ("home", "world", "tables", "howto")
+
+
+def css_sections(text: str, drop: tuple[str, ...]) -> str:
+    """`text` without the `/* @section NAME */` blocks named in `drop` (a block runs to
+    the next marker or `/* @section common */`)."""
+    parts = re.split(r"(/\* @section [a-z]+ \*/)", text)
+    out, keep = [], True
+    for part in parts:
+        m = re.fullmatch(r"/\* @section ([a-z]+) \*/", part)
+        if m:
+            keep = m.group(1) not in drop
+            continue
+        if keep:
+            out.append(part)
+    return "".join(out)
+
+
 def _static_files(templates: Path) -> list[tuple[str, bytes]]:
+    """The static assets, minified (comments and indentation out), plus `play.css`:
+    site.css without the sections a play page never shows (page weight < 60 KB)."""
     static = templates / "static"
     out = []
     for p in sorted(static.rglob("*")):
-        if p.is_file() and p.suffix in (".js", ".css", ".svg", ".png", ".woff2"):
-            out.append(("static/" + p.relative_to(static).as_posix(), p.read_bytes()))
+        if not p.is_file() or p.suffix not in (".js", ".css", ".svg", ".png"):
+            continue
+        rel = "static/" + p.relative_to(static).as_posix()
+        if p.suffix == ".js":
+            out.append((rel, minify_js(p.read_text(encoding="utf-8")).encode("utf-8")))
+        elif p.suffix == ".css":
+            text = p.read_text(encoding="utf-8")
+            out.append((rel, minify_css(text).encode("utf-8")))
+            if p.name == "site.css":
+                out.append(("static/play.css",
+                            minify_css(css_sections(text, NOT_ON_PLAY_PAGES)).encode("utf-8")))
+        else:
+            out.append((rel, p.read_bytes()))
     return out
 
 
@@ -308,11 +370,15 @@ def _strategy_table(strategies: Any) -> dict[str, Any] | None:
                 break
     if not rows or not all(isinstance(r, dict) for r in rows):
         return None
-    cols: list[str] = []
+    first = ("strategy", "name", "bucket", "size", "band", "candidates", "already_solved", "under_band",
+             "in_band", "over_band", "unsolvable", "exhausted", "unsolvable_or_exhausted", "survived",
+             "levels", "seconds")
+    seen: list[str] = []
     for r in rows:
         for k in r:
-            if k not in cols and not isinstance(r[k], (dict, list)):
-                cols.append(k)
+            if k not in seen and not isinstance(r[k], (dict, list)):
+                seen.append(k)
+    cols = [c for c in first if c in seen] + [c for c in seen if c not in first]
     body = [[r.get(c, "") for c in cols] for r in rows]
     return {"command": command if isinstance(command, str) else None, "columns": cols, "rows": body}
 
@@ -404,10 +470,12 @@ def render(data: SiteData, templates: Path = TEMPLATES) -> Writer:
     hists = []
     for wd in data.worlds:
         hists.append({"name": wd.name, "svg": Markup(charts.histogram_svg(
-            _histogram(wd.levels), title=f"{wd.name}: levels by optimal moves", uid=f"w{wd.number}"))})
+            _histogram(wd.levels), title=f"{wd.name}: levels by optimal moves", uid=f"w{wd.number}",
+            width=340, height=190))})
     if data.dailies:
         hists.append({"name": "Dailies", "svg": Markup(charts.histogram_svg(
-            _histogram(data.dailies), title="Dailies: levels by optimal moves", uid="d"))})
+            _histogram(data.dailies), title="Dailies: levels by optimal moves", uid="d",
+            width=340, height=190))})
     campaign = Markup(charts.campaign_svg([(wd.name, [l["optimal"] for l in wd.levels]) for wd in data.worlds],
                                           title="The campaign: optimal moves in play order"))
     page("stats.html", "stats.html", title="Stats · Lumina", verify=data.verify,

@@ -1,0 +1,111 @@
+"""Browser test fixtures: the built site served over HTTP, Debian's Chromium, screenshots.
+
+The site is built once per session from the fixture packs (tests/fixtures/packs, or
+the directory in LUMINA_TEST_PACKS) into a temp dir, and served by a `http.server`
+thread on 127.0.0.1 at a free port *under a sub-path* (`/sub/lumina/`), so every
+test also proves the site works from a sub-path with relative links only.
+
+Chromium is /usr/bin/chromium (Debian's, installed by .ci/run). If it is missing the
+tests FAIL, never skip: a browser suite that quietly skips proves nothing.
+
+Screenshots and other artefacts go under $LUMINA_TEST_OUTPUT (default test-output/).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_PACKS = REPO / "tests" / "fixtures" / "packs"
+SUBPATH = "sub/lumina"
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if Path(str(item.fspath)).parent == here:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (the browser tests must not skip)")
+    return {"executable_path": CHROMIUM,
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]}
+
+
+@pytest.fixture(scope="session")
+def output_dir() -> Path:
+    out = Path(os.environ.get("LUMINA_TEST_OUTPUT", "test-output"))
+    if not out.is_absolute():
+        out = REPO / out
+    (out / "screenshots").mkdir(parents=True, exist_ok=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def packs_dir() -> Path:
+    return Path(os.environ.get("LUMINA_TEST_PACKS", FIXTURE_PACKS))
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory, packs_dir) -> Path:
+    """The built site, at <serve root>/sub/lumina."""
+    from lumina.render import site
+    serve = tmp_path_factory.mktemp("serve")
+    out = serve / SUBPATH
+    site.build(packs_dir, out)
+    return out
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(site_root) -> str:
+    """http://127.0.0.1:<port>/sub/lumina/ serving the built site."""
+    serve_root = site_root.parents[len(Path(SUBPATH).parts) - 1]
+    handler = functools.partial(_Quiet, directory=str(serve_root))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/{SUBPATH}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def packs(packs_dir) -> dict[str, dict]:
+    """Every level of the packs by id (JSON dicts, as on disk)."""
+    out = {}
+    for p in sorted(packs_dir.glob("*.json")):
+        data = json.loads(p.read_text())
+        for lv in data.get("levels", []) if isinstance(data, dict) else []:
+            out[lv["id"]] = lv
+    return out
+
+
+@pytest.fixture
+def errors(page):
+    """Console errors and uncaught page errors collected while a test runs."""
+    found: list[str] = []
+    page.on("console", lambda m: found.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: found.append(f"pageerror: {e}"))
+    return found
+
+
+def shoot(page, output_dir: Path, name: str) -> Path:
+    path = output_dir / "screenshots" / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
