@@ -67,10 +67,13 @@ export function mountBoard(el, level, opts = {}) {
   el.style.setProperty("--_lx", lx); el.style.setProperty("--_ly", ly);
   for (const [x, y] of level.walls || []) make("div", "lb-wall", el, { _x: x, _y: y });
   for (const m of level.mirrors || []) make("div", "lb-mirror " + (m.tilt === "/" ? "lb-fwd" : "lb-back"), el, { _x: m.x, _y: m.y });
-  const svg = make("svg", "lb-beam", el);
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("aria-hidden", "true");
-  const halo = make("polyline", "lb-beam-halo", svg), core = make("polyline", "lb-beam-core", svg);
-  const spark = make("circle", "lb-beam-end", svg); spark.setAttribute("r", "0.13");
+  const svg = board.beam ? make("svg", "lb-beam", el) : null;   // the light, on beam levels
+  let halo, core, spark;
+  if (svg) {
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("aria-hidden", "true");
+    halo = make("polyline", "lb-beam-halo", svg); core = make("polyline", "lb-beam-core", svg);
+    spark = make("circle", "lb-beam-end", svg); spark.setAttribute("r", "0.13");
+  }
   const ghost = make("div", "lb-ghost", el);
   const blocks = board.blocks.map((b, i) => {
     const n = make("button", `lb-block lb-${b.kind}`, el, { _w: b.w, _h: b.h, _x: b.x, _y: b.y });
@@ -87,7 +90,11 @@ export function mountBoard(el, level, opts = {}) {
   function layout() {
     const avail = opts.width || (el.parentElement && el.parentElement.clientWidth) || window.innerWidth;
     const byH = Math.max(44, Math.floor((window.innerHeight || 800) * 0.7 / (H + 1)));
-    cell = Math.max(24, Math.min(opts.maxCell || 64, Math.floor(avail / (W + 1)), byH));
+    const c = Math.max(24, Math.min(opts.maxCell || 64, Math.floor(avail / (W + 1)), byH));
+    if (c === cell) return;
+    cell = c;
+    el.classList.add("lb-still");   // a resize re-lays the board without sliding blocks
+    requestAnimationFrame(() => requestAnimationFrame(() => el.classList.remove("lb-still")));
     el.style.setProperty("--_c", cell + "px");
     el.style.width = W * cell + "px"; el.style.height = H * cell + "px";
     el.dataset.cell = cell;
@@ -125,7 +132,7 @@ export function mountBoard(el, level, opts = {}) {
   function drawBeam() {
     const lit = E.isSolved(board, state);
     el.classList.toggle("lb-lit", lit);
-    if (!board.beam) return;
+    if (!svg) return;
     const p = E.beamPath(board, state), [sx, sy, dx0, dy0] = p.start;
     const pts = [[sx + 0.5 - dx0 / 2, sy + 0.5 - dy0 / 2]];
     for (const [x, y] of p.cells) pts.push([x + 0.5, y + 0.5]);
