@@ -113,8 +113,9 @@ def levels(
         if len(others) == wanted:
             break
         kind = draw(st.sampled_from(kinds))
-        length = draw(st.sampled_from((2, 2, 3)))
-        w, h = (length, 1) if draw(st.booleans()) else (1, length)
+        length = draw(st.sampled_from((2, 2, 2, 3, 3, 4)))
+        thick = 2 if length >= 3 and draw(st.integers(0, 7)) == 0 else 1
+        w, h = (length, thick) if draw(st.booleans()) else (thick, length)
         if w > width or h > height:
             continue
         x, y = draw(st.integers(0, width - w)), draw(st.integers(0, height - h))

@@ -46,7 +46,7 @@ def full_levels(draw):
     return d
 
 
-@settings(max_examples=S.examples(300))
+@settings(max_examples=S.examples(150))
 @given(full_levels())
 def test_json_round_trip_both_ways(d):
     level = Level.from_json(d)
@@ -119,7 +119,7 @@ def test_replace_keeps_every_field():
     assert level.replace() == level
 
 
-@settings(max_examples=S.examples(200))
+@settings(max_examples=S.examples(100))
 @given(S.levels())
 def test_desc_round_trip(d):
     level = Level.from_json(d)
