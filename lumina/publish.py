@@ -20,56 +20,9 @@ from lumina.render import site
 
 
 def _verify(paths: list[Path]) -> Any:
-    """The verifier's report for `paths` (see docs/INTERFACES.md, `lumina.verify`)."""
-    try:
-        from lumina.verify import verify_paths
-    except ImportError:  # TEMPORARY shim until lumina.verify lands (issue 3)
-        return _verify_shim(paths)
+    """The verifier's report for `paths` (docs/INTERFACES.md, `lumina.verify.verify_paths`)."""
+    from lumina.verify import verify_paths
     return verify_paths(paths)
-
-
-class _ShimReport:
-    def __init__(self, ok: bool, lines: list[str], packs: list[dict[str, Any]]):
-        self.ok, self.lines, self.packs, self.gates = ok, lines, packs, {}
-
-
-def _verify_shim(paths: list[Path]) -> _ShimReport:
-    """Re-solve every level with the engine and compare par and stored solution."""
-    from lumina.engine import Board, Outcome, solve
-    from lumina.packfile import read_pack
-    packs, lines, ok = [], [], True
-    for path in paths:
-        pack = read_pack(path)
-        hist: dict[str, int] = {}
-        fails = []
-        solvable = confirmed = 0
-        for lv in pack.levels:
-            sol = solve(lv)
-            if sol.outcome is not Outcome.SOLVED:
-                fails.append({"level": lv.id, "reason": sol.outcome.value})
-                continue
-            solvable += 1
-            hist[str(sol.optimal)] = hist.get(str(sol.optimal), 0) + 1
-            board, s = Board(lv), None
-            try:
-                s = board.start
-                for m in lv.solution or ():
-                    s = board.apply(s, tuple(m))
-                replay = board.is_solved(s) and len(lv.solution or ()) == sol.optimal
-            except ValueError:
-                replay = False
-            if lv.optimal != sol.optimal or not replay:
-                fails.append({"level": lv.id, "reason": f"stored optimal {lv.optimal}, solver {sol.optimal}"
-                              + ("" if replay else ", stored solution does not replay")})
-            else:
-                confirmed += 1
-        ok = ok and not fails
-        name = str(pack.meta.get("pack", path.stem))
-        packs.append({"pack": name, "name": pack.meta.get("name", ""), "levels": len(pack.levels),
-                      "solvable": solvable, "confirmed": confirmed,
-                      "histogram": dict(sorted(hist.items(), key=lambda kv: int(kv[0]))), "failures": fails})
-        lines.append(f"{name}: {len(pack.levels)} levels, {confirmed} confirmed, {len(fails)} failed")
-    return _ShimReport(ok, lines, packs)
 
 
 def _report_dict(report: Any) -> dict[str, Any]:

@@ -80,8 +80,8 @@ def _axes(left: int, top: int, pw: float, ph: float, ymax: int, ylabel: str, xla
     return out
 
 
-def curve_svg(points: Sequence[tuple[int, int, bool]], *, title: str, width: int = 560,
-              height: int = 240, shape: str = "circle") -> str:
+def curve_svg(points: Sequence[tuple[int, int, bool]], *, title: str, width: int = 420,
+              height: int = 230, shape: str = "circle") -> str:
     """A world's difficulty curve: `points` are (level number, optimal, tutorial)."""
     left, top, right, bottom = 44, 16, 14, 44
     pw, ph = width - left - right, height - top - bottom

@@ -60,10 +60,12 @@ def packs_dir() -> Path:
 @pytest.fixture(scope="session")
 def site_root(tmp_path_factory, packs_dir) -> Path:
     """The built site, at <serve root>/sub/lumina."""
+    from lumina import publish
     from lumina.render import site
     serve = tmp_path_factory.mktemp("serve")
     out = serve / SUBPATH
-    site.build(packs_dir, out)
+    report = publish._report_dict(publish._verify(site.pack_paths(packs_dir)))
+    site.build(packs_dir, out, verify=report)
     return out
 
 

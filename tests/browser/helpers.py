@@ -1,0 +1,82 @@
+"""Drive the board the way a person does: the mouse along a block's axis, or the keyboard.
+
+Positions come from the stable test contract of issue 4: `#board[data-cell]` is the
+cell size in CSS pixels and each block is `[data-block=i]` with `data-x`/`data-y`.
+"""
+from __future__ import annotations
+
+import json
+
+from lumina.engine import Board
+from lumina.model import Level
+
+PROGRESS_KEY = "lumina.progress.v1"
+
+
+def block_center(page, level: dict, i: int) -> tuple[float, float, float]:
+    """(x, y, cell): the centre of block i in page pixels, from the board box and data-cell."""
+    b = level["blocks"][i]
+    box = page.evaluate("""i => {
+        const el = document.querySelector('#board'), r = el.getBoundingClientRect();
+        const n = el.querySelector(`[data-block="${i}"]`);
+        return {left: r.left, top: r.top, cell: +el.dataset.cell, x: +n.dataset.x, y: +n.dataset.y};
+    }""", i)
+    c = box["cell"]
+    return box["left"] + (box["x"] + b["w"] / 2) * c, box["top"] + (box["y"] + b["h"] / 2) * c, c
+
+
+def drag(page, level: dict, move) -> None:
+    """One whole drag: block `i` slid `d` cells along its axis with the mouse."""
+    i, d = move
+    b = level["blocks"][i]
+    x, y, c = block_center(page, level, i)
+    dx, dy = (d * c, 0) if b["w"] > b["h"] else (0, d * c)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx * 0.5, y + dy * 0.5, steps=4)
+    page.mouse.move(x + dx, y + dy, steps=4)
+    page.mouse.up()
+
+
+def keyboard_move(page, level: dict, move) -> None:
+    """Select block i, press the arrow |d| times (once for ice), then Enter."""
+    i, d = move
+    b = level["blocks"][i]
+    page.locator(f'#board [data-block="{i}"]').focus()
+    key = ("ArrowRight" if d > 0 else "ArrowLeft") if b["w"] > b["h"] else ("ArrowDown" if d > 0 else "ArrowUp")
+    for _ in range(1 if b["kind"] == "ice" else abs(d)):
+        page.keyboard.press(key)
+    if b["kind"] != "ice":
+        page.keyboard.press("Enter")
+
+
+def dom_positions(page) -> list[tuple[int, int]]:
+    return [tuple(p) for p in page.evaluate(
+        "() => Array.from(document.querySelectorAll('#board [data-block]'))"
+        ".sort((a, b) => a.dataset.block - b.dataset.block).map(n => [+n.dataset.x, +n.dataset.y])")]
+
+
+def dom_flags(page) -> list[bool]:
+    """Spent sand / thawed rime as the board shows them (classes lb-spent / not lb-frozen)."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('#board [data-block]'))
+        .sort((a, b) => a.dataset.block - b.dataset.block)
+        .map(n => n.dataset.kind === 'sand' ? n.classList.contains('lb-spent')
+                : n.dataset.kind === 'rime' ? !n.classList.contains('lb-frozen') : false)""")
+
+
+def python_states(level: dict, moves) -> list[tuple[list, list, bool]]:
+    """(positions, flags, solved) after each move, from the compiled Python engine."""
+    lv = Level.from_json(level)
+    board = Board(lv)
+    s = board.start
+    out = []
+    for m in moves:
+        s = board.apply(s, tuple(m))
+        pos, flags = board.decode(s)
+        out.append(([tuple(p) for p in pos], list(flags), board.is_solved(s)))
+    return out
+
+
+def progress(page) -> dict:
+    raw = page.evaluate(f"() => localStorage.getItem({json.dumps(PROGRESS_KEY)})")
+    return json.loads(raw) if raw else {}
