@@ -74,9 +74,10 @@ def from_desc(text: str, *, id: str = "custom") -> Level:
 
 def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
               kinds: dict[str, str] | None = None, key: str = "A",
-              empty: str = ".o", wall: str = "x#") -> Level:
+              empty: str = ".o", wall: str = "x#", beam: Beam | None = None) -> Level:
     """A level from ASCII rows: `key` letter is the key, other letters are blocks
-    (crystal unless `kinds` maps them), `/` and `\\` mirrors. Blocks are indexed in
+    (crystal unless `kinds` maps them), `/` and `\\` mirrors; `beam` makes it a
+    beam level. Blocks are indexed in
     order of first appearance, reading row by row."""
     kinds = kinds or {}
     height, width = len(rows), len(rows[0]) if rows else 0
@@ -104,9 +105,9 @@ def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
             raise LevelError(id, "grid", f"block {ch!r} is not a rectangle")
         kind = "key" if ch == key else kinds.get(ch, "crystal")
         blocks.append(Block(kind=kind, x=x0, y=y0, w=w, h=h))
-    win = "exit"
     return Level(id=id, width=width, height=height, exit=exit, blocks=tuple(blocks),
-                 walls=tuple(walls), mirrors=tuple(mirrors), win=win)
+                 walls=tuple(walls), mirrors=tuple(mirrors),
+                 win="beam" if beam else "exit", beam=beam)
 
 
 def from_rush_hour(board: str, *, id: str = "rush") -> Level:

@@ -1,0 +1,203 @@
+"""The campaign's shape: five worlds, their buckets and tutorials, and the daily pool.
+
+A bucket is the unit of generation: one grid size, one block mix and one target band
+of optimal move counts, filled with `levels` levels spread evenly across the band.
+Buckets of one world that share a grid size have disjoint bands, so two buckets can
+never produce the same puzzle or the same family, and they can be generated in any
+order, on any number of workers, with identical results.
+
+Insight: the world-1 tutorial, drawn as its fixture (A key, B crystal, exit right of
+row 1). Its only optimal solution moves B down, then slides the key out:
+
+    . . . .
+    A A B .  >
+    . . B .
+    . . . .
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+
+from lumina.desc import from_grid
+from lumina.model import Beam, Exit, Level
+
+GATES = {1: 0, 2: 40, 3: 110, 4: 170, 5: 230}
+DAILY_POOL = 174
+DAILY_EPOCH = _dt.date(1970, 1, 1)
+
+# Filter thresholds (RULES.md; the article explains both numbers).
+MAX_SOLUTIONS = 14
+MAX_DEAD_SHARE = 0.40
+BEAM_MAX_SOLUTIONS = 40        # beam layouts are pinned by the light path and mirrors
+BEAM_MAX_DEAD_SHARE = 0.67
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bucket:
+    name: str
+    width: int
+    height: int
+    band: tuple[int, int]          # inclusive range of optimal move counts
+    levels: int                    # how many levels this bucket yields
+    blockers: tuple[int, int]      # crystal-or-twist blocker count range
+    twists: dict[str, int] = field(default_factory=dict)   # kind -> how many blockers
+    walls: tuple[int, int] = (0, 0)
+    beam: bool = False
+    mirrors: tuple[int, int] = (0, 0)
+
+    def targets(self) -> list[int]:
+        """The optimal counts this bucket aims for, spread evenly over the band."""
+        lo, hi = self.band
+        if self.levels == 1:
+            return [lo]
+        return [lo + round(j * (hi - lo) / (self.levels - 1)) for j in range(self.levels)]
+
+    @property
+    def max_solutions(self) -> int:
+        return BEAM_MAX_SOLUTIONS if self.beam else MAX_SOLUTIONS
+
+    @property
+    def max_dead_share(self) -> float:
+        return BEAM_MAX_DEAD_SHARE if self.beam else MAX_DEAD_SHARE
+
+
+@dataclass(frozen=True, kw_only=True)
+class World:
+    number: int
+    name: str
+    mechanic: str
+    seed: int
+    tutorial: Level
+    buckets: tuple[Bucket, ...]
+
+    @property
+    def pack(self) -> str:
+        return f"world-{self.number}"
+
+
+def _tutorial(world: int, rows: list[str], exit: Exit, name: str, kinds=None,
+              beam: Beam | None = None) -> Level:
+    lv = from_grid(rows, exit=exit, id=f"w{world}-01", kinds=kinds or {}, beam=beam)
+    return lv.replace(name=name, tutorial=True)
+
+
+TUTORIALS = {
+    1: _tutorial(1, ["....",
+                     "AAB.",
+                     "..B.",
+                     "...."], Exit(side="right", index=1), "First light"),
+    2: _tutorial(2, ["..S.",
+                     "AAS.",
+                     "....",
+                     "...."], Exit(side="right", index=1), "Sand slides once",
+                 kinds={"S": "sand"}),
+    3: _tutorial(3, ["..I.",
+                     "AAI.",
+                     "....",
+                     "...."], Exit(side="right", index=1), "Ice slides to the end",
+                 kinds={"I": "ice"}),
+    4: _tutorial(4, ["....",
+                     "AA.R",
+                     "...R",
+                     "...."], Exit(side="right", index=1), "Rime thaws at a touch",
+                 kinds={"R": "rime"}),
+    5: _tutorial(5, ["AAC\\",
+                     "..C.",
+                     "....",
+                     "..BB"], Exit(side="bottom", index=3), "Bend the light",
+                 beam=Beam(dir="E", offset=0)),
+}
+
+
+def _b(world: int, i: int, size: str, band: tuple[int, int], levels: int,
+       blockers: tuple[int, int], **kw) -> Bucket:
+    w, h = (int(v) for v in size.split("x"))
+    return Bucket(name=f"w{world}-b{i}", width=w, height=h, band=band, levels=levels,
+                  blockers=blockers, **kw)
+
+
+WORLDS: tuple[World, ...] = (
+    World(number=1, name="Willow Hollow", mechanic="crystal", seed=101, tutorial=TUTORIALS[1],
+          buckets=(
+              _b(1, 1, "4x4", (2, 4), 6, (3, 5)),
+              _b(1, 2, "5x5", (4, 6), 6, (4, 7)),
+              _b(1, 3, "6x5", (5, 8), 6, (6, 9)),
+              _b(1, 4, "6x6", (7, 9), 6, (8, 11), walls=(0, 1)),
+              _b(1, 5, "6x6", (10, 12), 5, (9, 12), walls=(0, 1)),
+          )),
+    World(number=2, name="Dune Sea", mechanic="sand", seed=202, tutorial=TUTORIALS[2],
+          buckets=(
+              _b(2, 1, "4x4", (3, 5), 6, (2, 4), twists={"sand": 1}),
+              _b(2, 2, "5x5", (5, 7), 6, (4, 7), twists={"sand": 1}),
+              _b(2, 3, "6x5", (6, 9), 6, (6, 9), twists={"sand": 2}),
+              _b(2, 4, "6x6", (8, 10), 6, (8, 11), twists={"sand": 2}, walls=(0, 1)),
+              _b(2, 5, "6x6", (11, 12), 5, (9, 12), twists={"sand": 2}, walls=(0, 1)),
+          )),
+    World(number=3, name="Glass Lake", mechanic="ice", seed=303, tutorial=TUTORIALS[3],
+          buckets=(
+              _b(3, 1, "4x4", (3, 5), 6, (2, 4), twists={"ice": 1}),
+              _b(3, 2, "5x5", (5, 8), 6, (4, 7), twists={"ice": 1}),
+              _b(3, 3, "6x5", (7, 10), 6, (6, 9), twists={"ice": 2}),
+              _b(3, 4, "6x6", (9, 11), 6, (8, 11), twists={"ice": 2}, walls=(0, 1)),
+              _b(3, 5, "6x6", (12, 13), 5, (9, 12), twists={"ice": 2}, walls=(0, 1)),
+          )),
+    World(number=4, name="Frost Hollow", mechanic="rime", seed=404, tutorial=TUTORIALS[4],
+          buckets=(
+              _b(4, 1, "4x4", (3, 6), 6, (2, 4), twists={"rime": 1}),
+              _b(4, 2, "5x5", (6, 8), 6, (4, 7), twists={"rime": 1}),
+              _b(4, 3, "6x5", (8, 10), 6, (6, 9), twists={"rime": 1, "ice": 1}),
+              _b(4, 4, "6x6", (9, 11), 6, (8, 11), twists={"rime": 1, "sand": 1}),
+              _b(4, 5, "6x6", (12, 13), 5, (9, 12), twists={"rime": 1, "ice": 1}),
+          )),
+    World(number=5, name="Lantern Spire", mechanic="beam", seed=505, tutorial=TUTORIALS[5],
+          buckets=(
+              _b(5, 1, "4x4", (2, 4), 6, (2, 4), beam=True, mirrors=(1, 1)),
+              _b(5, 2, "5x5", (4, 6), 6, (4, 6), beam=True, mirrors=(1, 2)),
+              _b(5, 3, "6x5", (6, 8), 6, (5, 8), beam=True, mirrors=(1, 2),
+                 twists={"sand": 1}),
+              _b(5, 4, "6x6", (8, 10), 6, (7, 10), beam=True, mirrors=(1, 2),
+                 twists={"ice": 1}),
+              _b(5, 5, "6x6", (11, 12), 5, (8, 11), beam=True, mirrors=(2, 3),
+                 twists={"rime": 1}),
+          )),
+)
+
+# The daily pool: its own seed and buckets, so regenerating it never re-searches the
+# campaign (and the reverse). A mix of every mechanic at mid difficulty.
+DAILY_SEED = 606
+DAILY_BUCKETS: tuple[Bucket, ...] = tuple(
+    Bucket(name=f"d-b{i + 1}", width=w, height=h, band=band, levels=n, blockers=bl, **kw)
+    for i, (w, h, band, n, bl, kw) in enumerate((
+        (5, 5, (5, 8), 24, (4, 7), {}),
+        (6, 6, (7, 12), 24, (7, 11), {}),
+        (5, 5, (5, 8), 18, (4, 7), {"twists": {"sand": 1}}),
+        (6, 6, (8, 13), 18, (7, 10), {"twists": {"sand": 2}}),
+        (6, 5, (6, 10), 18, (5, 8), {"twists": {"ice": 1}}),
+        (6, 6, (9, 13), 18, (7, 10), {"twists": {"ice": 2}}),
+        (5, 6, (6, 10), 18, (4, 7), {"twists": {"rime": 1}}),
+        (6, 6, (9, 13), 12, (7, 10), {"twists": {"rime": 1, "sand": 1}}),
+        (5, 5, (4, 8), 12, (4, 6), {"beam": True, "mirrors": (1, 2)}),
+        (6, 6, (7, 11), 12, (6, 9), {"beam": True, "mirrors": (1, 3),
+                                     "twists": {"ice": 1}}),
+    )))
+assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
+
+
+def world(number: int) -> World:
+    for w in WORLDS:
+        if w.number == number:
+            return w
+    raise KeyError(number)
+
+
+def daily_index(day: _dt.date) -> int:
+    """Index into the daily pool for a calendar date: days since 1970-01-01, mod 174.
+
+    The site computes the same in the browser from the player's local date, so the
+    static page stays current (see docs/INTERFACES.md)."""
+    return (day - DAILY_EPOCH).days % DAILY_POOL
+
+
+def daily_id(day: _dt.date) -> str:
+    return f"d-{daily_index(day) + 1:03d}"
