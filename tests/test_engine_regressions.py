@@ -391,3 +391,66 @@ def test_square_movable_block_rejected():
     with pytest.raises(LevelError) as err:
         Level.from_json(key_square)
     assert "blocks[0]" in str(err.value)
+
+
+# ------------------------------------------------------- the biggest levels
+
+SIXTEEN = """
+    AA.B.CC.
+    ...BQQ.L
+    DD.R.M.L
+    .E.R.M..
+    .E.FF..N
+    G.....ON
+    G.HH..O.
+    ..II.PP.
+"""
+ALL_FLAGS = dict(zip("BCDEFGILMNOPQR", "sand rime sand sand sand rime sand rime rime sand sand "
+                                        "rime sand rime".split())) | {"H": "sand"}
+MIXED = dict(zip("BCDEFGHILMNOPQR", "sand ice sand sand ice rime crystal sand rime rime sand "
+                                     "sand rime sand ice".split()))
+
+
+@pytest.mark.parametrize("kinds", [ALL_FLAGS, MIXED], ids=["63-bits", "mixed"])
+def test_sixteen_blocks_on_8x8_random_walk(kinds):
+    import random
+    d = R.ascii_level(SIXTEEN, exit=("right", 0), kinds=kinds)
+    level, b = compiled(d)
+    assert len(level.blocks) == 16
+    assert level.state_bits == (63 if kinds is ALL_FLAGS else 59)
+    rng = random.Random(16)
+    key, s = b.start, R.start(d)
+    for _ in range(300):
+        assert b.decode(key) == s
+        assert b.moves(key) == R.moves(d, s)
+        assert b.is_solved(key) == R.is_solved(d, s)
+        assert b.encode(*b.decode(key)) == key
+        assert 0 <= key < 2 ** level.state_bits
+        legal = R.moves(d, s)
+        if not legal:
+            break
+        m = rng.choice(legal)
+        key, s = b.apply(key, m), R.apply(d, s, m)
+
+
+@pytest.mark.slow
+def test_sixteen_blocks_63_bits_full_component():
+    d = R.ascii_level(SIXTEEN, exit=("right", 0), kinds=ALL_FLAGS)
+    level, b = compiled(d)
+    outcome, _, _, states = R.bfs(d)            # unsolvable: the whole component
+    assert (E.solve(level).outcome.value, E.component(level)) == (outcome, states) == \
+        ("unsolvable", 43200)
+
+
+def test_solved_at_start():
+    d = R.ascii_level("""
+        ..AA
+        ....
+        ..B.
+        ..B.
+    """, exit=("right", 0))
+    level, b = compiled(d)
+    sol = E.solve(level, state_cap=1)
+    assert (sol.outcome.value, sol.optimal, sol.moves) == ("solved", 0, ())
+    info = E.analyse(level)
+    assert (info.solutions, set(info.dead_blocks)) == R.optimal_dag(d) == (1, {0, 1})
