@@ -5,7 +5,9 @@ state, legal moves, apply, is_solved, the beam and arbitrary traces agree at the
 start and along random walks; solve() agrees with the reference BFS on outcome and
 optimal count, and its move list replays *in the reference* to a win in exactly
 that many moves; analyse() agrees with the reference's optimal-solution DAG;
-component() agrees with the reference's sweep.  A hypothesis state machine drives
+component() agrees with the reference's sweep; on crystal levels goal_sweep()
+finds exactly the reference's wins within the depth and backward_sweep() files
+every state at its true distance to the nearest goal.  A hypothesis state machine drives
 both engines with the same random legal moves and compares after every step.
 
 States are mapped with ``board.decode(state)``, which has the reference's shape:
@@ -262,3 +264,52 @@ class BothEngines(RuleBasedStateMachine):
 
 BothEngines.TestCase.settings = settings(max_examples=S.examples(50), stateful_step_count=25, deadline=None)
 TestBothEngines = BothEngines.TestCase
+
+
+# --------------------------------------------------------------- sweeps
+
+def _multi_source_depths(d: dict, goals: list[R.State]) -> dict[R.State, int]:
+    """Reference multi-source BFS: distance from each state to the nearest goal
+    (crystal moves are their own inverses, so forward moves serve backward)."""
+    from collections import deque
+    depth = {g: 0 for g in goals}
+    queue = deque(goals)
+    while queue:
+        s = queue.popleft()
+        for m in R.moves(d, s):
+            t = R.apply(d, s, m)
+            if t not in depth:
+                depth[t] = depth[s] + 1
+                queue.append(t)
+    return depth
+
+
+@settings(max_examples=S.examples(60))
+@given(d=S.crystal_levels(min_blocks=2, max_blocks=7), max_depth=st.integers(0, 10))
+def test_goal_and_backward_sweeps_match_reference(d, max_depth):
+    level = Level.from_json(d)
+    assume(E.component(level) <= 1500)
+    board = E.Board(level)
+    goals, _seen, complete = E.goal_sweep(level, max_depth, 500_000)
+    assert complete
+    dist = R.distances(d)
+    want = {s for s, k in dist.items() if k <= max_depth and R.is_solved(d, s)}
+    got = [ref_state(board, g) for g in goals]
+    assert len(got) == len(set(got)) and set(got) == want
+    if not goals:
+        return
+    harvest, _seen, deepest, capped = E.backward_sweep(level, goals, 0, 10 ** 6, 500_000, 64)
+    assert not capped
+    depth = _multi_source_depths(d, sorted(want))
+    flat = {ref_state(board, s): k for k, states in harvest.items() for s in states}
+    assert flat == depth
+    assert deepest == max(depth.values())
+    # A rationed harvest: only depths >= 2, at most 3 per depth, each at its true depth.
+    layer_sizes: dict[int, int] = {}
+    for k in depth.values():
+        layer_sizes[k] = layer_sizes.get(k, 0) + 1
+    some, _seen, _deepest, _capped = E.backward_sweep(level, goals, 2, 3, 500_000, 64)
+    assert set(some) == {k for k in layer_sizes if k >= 2}
+    for k, states in some.items():
+        assert len(states) == min(3, layer_sizes[k]) and states == sorted(states)
+        assert all(depth[ref_state(board, s)] == k for s in states)
