@@ -1,4 +1,6 @@
-"""Shared pytest configuration: the ``slow`` marker, hypothesis profiles, helpers on the path.
+"""Shared pytest configuration: hypothesis profiles, and tests/ on the path for the helpers.
+
+The ``slow`` marker is declared in pyproject.toml.
 
 Profiles: ``default`` (random, modest, no deadline) and ``ci`` (derandomized, so a
 CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
@@ -25,8 +27,3 @@ settings.register_profile(
     "ci", parent=settings.get_profile("default"), derandomize=True, print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: takes more than ~20 s; deselect with -m 'not slow'")
-
