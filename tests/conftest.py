@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, settings
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))  # so tests can `import reference, strategies_hypothesis`
+if str(TESTS.parent) not in sys.path:
+    sys.path.append(str(TESTS.parent))  # the checkout, for a bare `pytest` without `pip install -e .`
 
 
 settings.register_profile(
