@@ -53,9 +53,13 @@ function paintWorld(node, p, total) {
   node.classList.toggle("locked", !open);
   node.classList.toggle("open", open);
   const lock = $("[data-lock]", node);
-  if (lock) lock.textContent = open ? (got ? `${got} ★` : "Open") : `${gate} ★ · ${gate - total} to go`;
+  if (lock) lock.textContent = open ? "Open" : `${gate} ★`;
   const link = $("a", node);
-  if (link && !open) link.setAttribute("aria-label", `${worldName(n)}: locked, opens at ${gate} stars`);
+  if (link && link.classList.contains("world-link")) {
+    const why = open ? `${worldName(n)}: open, ${got} stars` : `${worldName(n)}: locked, opens at ${gate} stars, ${gate - total} more to go`;
+    link.setAttribute("aria-label", why);
+    link.title = open ? "" : `${gate - total} more ★ to open`;
+  }
   return open;
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import shoot
 from helpers import (PROGRESS_KEY, dom_flags, dom_positions, drag, keyboard_move, progress,
                      python_states)
 
@@ -19,7 +20,7 @@ def moves_shown(page) -> int:
     return int(page.locator("#moves").inner_text())
 
 
-def test_solve_by_dragging_gives_three_stars_and_saves_progress(page, base_url, packs, errors):
+def test_solve_by_dragging_gives_three_stars_and_saves_progress(page, base_url, packs, errors, output_dir):
     lv = max((packs[f"w1-{i:02d}"] for i in range(2, 8)), key=lambda x: x["optimal"])
     open_level(page, base_url, lv["id"])
     for k, m in enumerate(lv["solution"]):
@@ -30,6 +31,8 @@ def test_solve_by_dragging_gives_three_stars_and_saves_progress(page, base_url, 
     assert res.get_attribute("data-stars") == "3"
     assert progress(page)["levels"][lv["id"]] == {"stars": 3, "best": lv["optimal"]}
     assert page.locator("#best").inner_text().startswith(str(lv["optimal"]))
+    assert "matched par" in res.inner_text()
+    shoot(page, output_dir, "level-won-desktop")
     assert not errors
 
 
