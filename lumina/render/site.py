@@ -566,6 +566,6 @@ def bench_site(packs_dir: Path | str | None = None) -> dict[str, Any]:
     result = {"seconds": round(secs, 3), "pages": len(writer.files),
               "heaviest_level_page": heaviest, "heaviest_bytes": weights.get(heaviest, 0)}
     print(f"site: {len(writer.files)} files in {secs:.2f} s; heaviest level page {heaviest} "
-          f"{result['heaviest_bytes']} bytes with scripts and css (limit 61440)")
+          f"{result['heaviest_bytes']} bytes with scripts and css (limit 60000)")
     sys.stdout.flush()
     return result
