@@ -8,7 +8,9 @@
 Phases (RULES.md, "Generation"), per layout:
   A   build a layout that is already solved (key on the lantern, blockers scattered);
   B0  flatten sand, ice and rime to crystal (they break the sweep's reversibility);
-  B1  bounded forward sweep to band max + 2 collecting every winning state (goals);
+  B1  forward sweep collecting every winning state (goals): the whole component up
+      to the state cap (RULES.md's band max + 2 bound missed far goals; see
+      docs/RULES-DECISIONS.md);
   B2  one backward BFS from all goals at once: depth = distance to the nearest win;
       harvest at most 60 states per depth at depth >= band min - shift, where
       shift = sand + ice - rime; the sweep stops at 500k states (on purpose);
@@ -44,6 +46,11 @@ PER_DEPTH = 60              # B2 harvest cap per depth (the article's 9.9 GB les
 SWEEP_STATE_CAP = 500_000   # kept at 500k on purpose: 250k starved the deepest buckets
 SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
+# B1's horizon. RULES.md bounds it at band max + 2; measured on our 6x6 layouts that
+# misses so many far goals that 351 of 808 crystal candidates came back under band
+# (a harvested state sat near a win B1 never saw). The component is swept whole
+# instead, still bounded by the state cap; see docs/RULES-DECISIONS.md.
+GOAL_HORIZON = 10_000
 MAX_LAYOUTS = 1500
 TWIST_KINDS = ("sand", "ice", "rime")
 REJECTION_REASONS = ("layout", "no_goals", "shallow", "already_solved", "unsolvable",
@@ -234,7 +241,7 @@ class Sweep:
 def multi_source_sweep(flat: Level, min_depth: int, max_depth: int, seed: int,
                        per_depth: int = PER_DEPTH, state_cap: int = SWEEP_STATE_CAP) -> Sweep:
     """B1 + B2 on a flattened layout: harvest states by distance to the nearest win."""
-    goals, seen, _complete = goal_sweep(flat, max_depth + 2, state_cap)
+    goals, seen, _complete = goal_sweep(flat, GOAL_HORIZON, state_cap)
     if not goals:
         return Sweep(harvest={}, goals=0, states=seen)
     harvest, states, _deepest, _capped = backward_sweep(

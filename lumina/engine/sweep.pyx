@@ -12,6 +12,7 @@ Insight: seeding with all goals is what makes the depth honest.
     multi source:   G1 - a - b - G2 - S     ... but is 1 from G2: depth(S) = 1
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t
+from libc.stdlib cimport malloc, free
 from lumina.engine._core cimport (
     Core, Table, Arrays, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move, solved,
     table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
@@ -25,6 +26,24 @@ cdef inline uint64_t xorshift(uint64_t* s) noexcept nogil:
     x ^= x << 17
     s[0] = x
     return x
+
+
+cdef int reservoir(const uint64_t* src, int64_t n, uint64_t* out, int k,
+                   uint64_t* rng) noexcept nogil:
+    """Algorithm R: a uniform sample of min(n, k) of src[0:n] into out; returns the count."""
+    cdef int64_t i
+    cdef uint64_t j
+    if n <= k:
+        for i in range(n):
+            out[i] = src[i]
+        return <int>n
+    for i in range(k):
+        out[i] = src[i]
+    for i in range(k, n):
+        j = xorshift(rng) % <uint64_t>(i + 1)
+        if j < <uint64_t>k:
+            out[j] = src[i]
+    return k
 
 
 cdef Board _crystal_board(level):
@@ -47,7 +66,7 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
     cdef Table t
     cdef int mb[MAXMOVES]
     cdef int md[MAXMOVES]
-    cdef int64_t head = 0, i
+    cdef int64_t head = 0, i, ng
     cdef int n, k, d, status = 0
     cdef int64_t r
     cdef uint64_t s, ns, start = b.start
@@ -81,8 +100,13 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
                 head += 1
         if status == -1:
             raise MemoryError("goal sweep ran out of memory")
-        goals = [a.st[i] for i in range(a.n) if solved(&b.c, a.st[i])]
-        return goals, a.n, status == 0
+        ng = 0
+        with nogil:
+            for i in range(a.n):
+                if solved(&b.c, a.st[i]):
+                    a.st[ng] = a.st[i]
+                    ng += 1
+        return [a.st[i] for i in range(ng)], a.n, status == 0
     finally:
         arrays_free(&a)
         table_free(&t)
@@ -100,17 +124,17 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
     cdef Table t
     cdef int mb[MAXMOVES]
     cdef int md[MAXMOVES]
-    cdef int64_t head = 0, i, seen_at_depth = 0
-    cdef int n, k, d, status = 0, cur = -1, deepest = 0
+    cdef int64_t head = 0, i, j
+    cdef int n, k, d, status = 0, cur = -1, deepest = 0, m
+    cdef uint64_t* buf = NULL
     cdef int64_t r
-    cdef uint64_t s, ns, rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL, j
+    cdef uint64_t s, ns, rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL
     if rng == 0:
         rng = 88172645463325252ULL
     if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
     harvest = {}
-    layer = []
     try:
         for g in sorted(set(goals)):
             if table_add(&t, g, a.n) == -1:
@@ -142,27 +166,25 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
                     head += 1
             if status == -1:
                 raise MemoryError("backward sweep ran out of memory")
-        # harvest by scanning the discovered states layer by layer
-        i = 0
-        while i < a.n:
-            d = a.depth[i]
-            if d > deepest:
+        # harvest: a seeded reservoir sample of each layer, drawn in C
+        buf = <uint64_t*>malloc((per_depth if per_depth > 0 else 1) * sizeof(uint64_t))
+        if buf == NULL:
+            raise MemoryError
+        try:
+            i = 0
+            while i < a.n:
+                d = a.depth[i]
+                j = i
+                while j < a.n and a.depth[j] == d:
+                    j += 1
                 deepest = d
-            if d < min_depth:
-                i += 1
-                continue
-            layer = []
-            seen_at_depth = 0
-            while i < a.n and a.depth[i] == d:
-                seen_at_depth += 1
-                if len(layer) < per_depth:
-                    layer.append(a.st[i])
-                else:
-                    j = xorshift(&rng) % <uint64_t>seen_at_depth
-                    if j < <uint64_t>per_depth:
-                        layer[j] = a.st[i]
-                i += 1
-            harvest[d] = sorted(layer)
+                if d >= min_depth and per_depth > 0:
+                    with nogil:
+                        k = reservoir(a.st + i, j - i, buf, per_depth, &rng)
+                    harvest[d] = sorted([buf[m] for m in range(k)])
+                i = j
+        finally:
+            free(buf)
         return harvest, a.n, deepest, status == 1
     finally:
         arrays_free(&a)
