@@ -144,8 +144,8 @@ WORLDS: tuple[World, ...] = (
           )),
     World(number=4, name="Frost Hollow", mechanic="rime", seed=404, tutorial=TUTORIALS[4],
           buckets=(
-              _b(4, 1, "4x4", (3, 6), 6, (2, 4), twists={"rime": 1}),
-              _b(4, 2, "5x5", (6, 8), 6, (4, 7), twists={"rime": 1}),
+              _b(4, 1, "4x4", (2, 4), 6, (2, 4), twists={"rime": 1}),
+              _b(4, 2, "5x5", (5, 7), 6, (4, 7), twists={"rime": 1}),
               _b(4, 3, "6x5", (8, 10), 6, (6, 9), twists={"rime": 1, "ice": 1}),
               _b(4, 4, "6x6", (9, 11), 6, (9, 12), twists={"rime": 1, "sand": 1}),
               _b(4, 5, "6x6", (12, 13), 5, (11, 14), twists={"rime": 1, "ice": 1}),
@@ -158,8 +158,8 @@ WORLDS: tuple[World, ...] = (
                  twists={"sand": 1}),
               _b(5, 4, "6x6", (8, 10), 6, (9, 12), beam=True, mirrors=(1, 2),
                  twists={"ice": 1}),
-              _b(5, 5, "6x6", (11, 12), 5, (11, 14), beam=True, mirrors=(2, 3),
-                 twists={"rime": 1}),
+              _b(5, 5, "6x6", (11, 12), 5, (10, 13), beam=True, mirrors=(1, 3),
+                 twists={"sand": 1}),
           )),
 )
 
@@ -175,7 +175,7 @@ DAILY_BUCKETS: tuple[Bucket, ...] = tuple(
         (6, 6, (8, 13), 18, (7, 10), {"twists": {"sand": 2}}),
         (6, 5, (6, 10), 18, (5, 8), {"twists": {"ice": 1}}),
         (6, 6, (9, 13), 18, (7, 10), {"twists": {"ice": 2}}),
-        (5, 6, (6, 10), 18, (4, 7), {"twists": {"rime": 1}}),
+        (5, 6, (5, 9), 18, (5, 8), {"twists": {"rime": 1}}),
         (6, 6, (9, 13), 12, (7, 10), {"twists": {"rime": 1, "sand": 1}}),
         (5, 5, (4, 8), 12, (4, 6), {"beam": True, "mirrors": (1, 2)}),
         (6, 6, (7, 11), 12, (6, 9), {"beam": True, "mirrors": (1, 3),
