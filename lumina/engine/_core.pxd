@@ -368,3 +368,26 @@ cdef inline int arrays_push(Arrays* a, uint64_t s, int32_t parent, int b, int d,
     a.depth[a.n] = <int16_t>depth
     a.n += 1
     return 0
+
+
+cdef inline int expand(const Core* c, Arrays* a, Table* t, int64_t head,
+                       int64_t cap) noexcept nogil:
+    """Append every unseen neighbour of state `head` to the sweep, one layer deeper.
+    Returns 0, 1 when the state cap stopped it, -1 when memory ran out."""
+    cdef int mb[MAXMOVES]
+    cdef int md[MAXMOVES]
+    cdef uint64_t s = a.st[head], ns
+    cdef int n = gen_moves(c, s, mb, md), k, d = a.depth[head]
+    cdef int64_t r
+    for k in range(n):
+        ns = do_move(c, s, mb[k], md[k])
+        r = table_add(t, ns, a.n)
+        if r >= 0:
+            continue
+        if r == -2:
+            return -1
+        if a.n >= cap:
+            return 1
+        if arrays_push(a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
+            return -1
+    return 0

@@ -14,7 +14,7 @@ Insight: seeding with all goals is what makes the depth honest.
 from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, free
 from lumina.engine._core cimport (
-    Core, Table, Arrays, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move, solved,
+    Core, Table, Arrays, K_SAND, K_ICE, K_RIME, expand, solved,
     table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
 from lumina.engine.board cimport Board
 
@@ -64,12 +64,9 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
     cdef Board b = _crystal_board(level)
     cdef Arrays a
     cdef Table t
-    cdef int mb[MAXMOVES]
-    cdef int md[MAXMOVES]
     cdef int64_t head = 0, i, ng
-    cdef int n, k, d, status = 0
-    cdef int64_t r
-    cdef uint64_t s, ns, start = b.start
+    cdef int status = 0
+    cdef uint64_t start = b.start
     if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
         arrays_free(&a); table_free(&t)
         raise MemoryError
@@ -77,26 +74,8 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
         with nogil:
             arrays_push(&a, start, -1, 0, 0, 0)
             table_add(&t, start, 0)
-            while head < a.n and status == 0:
-                d = a.depth[head]
-                if d >= max_depth:
-                    break
-                s = a.st[head]
-                n = gen_moves(&b.c, s, mb, md)
-                for k in range(n):
-                    ns = do_move(&b.c, s, mb[k], md[k])
-                    r = table_add(&t, ns, a.n)
-                    if r >= 0:
-                        continue
-                    if r == -2:
-                        status = -1
-                        break
-                    if a.n >= state_cap:
-                        status = 1
-                        break
-                    if arrays_push(&a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
-                        status = -1
-                        break
+            while head < a.n and status == 0 and a.depth[head] < max_depth:
+                status = expand(&b.c, &a, &t, head, state_cap)
                 head += 1
         if status == -1:
             raise MemoryError("goal sweep ran out of memory")
@@ -122,13 +101,10 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
     cdef Board b = _crystal_board(level)
     cdef Arrays a
     cdef Table t
-    cdef int mb[MAXMOVES]
-    cdef int md[MAXMOVES]
     cdef int64_t head = 0, i, j
-    cdef int n, k, d, status = 0, cur = -1, deepest = 0, m
+    cdef int k, d, status = 0, deepest = 0, m
     cdef uint64_t* buf = NULL
-    cdef int64_t r
-    cdef uint64_t s, ns, rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL
+    cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL
     if rng == 0:
         rng = 88172645463325252ULL
     if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
@@ -139,33 +115,15 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
         for g in sorted(set(goals)):
             if table_add(&t, g, a.n) == -1:
                 arrays_push(&a, g, -1, 0, 0, 0)
-        while head < a.n and status == 0:
-            with nogil:
-                # expand one whole layer without the GIL
-                cur = a.depth[head]
-                while head < a.n and a.depth[head] == cur and status == 0:
-                    if cur >= max_depth:
-                        status = 2
-                        break
-                    s = a.st[head]
-                    n = gen_moves(&b.c, s, mb, md)
-                    for k in range(n):
-                        ns = do_move(&b.c, s, mb[k], md[k])
-                        r = table_add(&t, ns, a.n)
-                        if r >= 0:
-                            continue
-                        if r == -2:
-                            status = -1
-                            break
-                        if a.n >= state_cap:
-                            status = 1
-                            break
-                        if arrays_push(&a, ns, <int32_t>head, mb[k], md[k], cur + 1) != 0:
-                            status = -1
-                            break
-                    head += 1
-            if status == -1:
-                raise MemoryError("backward sweep ran out of memory")
+        with nogil:
+            while head < a.n and status == 0:
+                if a.depth[head] >= max_depth:
+                    status = 2
+                    break
+                status = expand(&b.c, &a, &t, head, state_cap)
+                head += 1
+        if status == -1:
+            raise MemoryError("backward sweep ran out of memory")
         # harvest: a seeded reservoir sample of each layer, drawn in C
         buf = <uint64_t*>malloc((per_depth if per_depth > 0 else 1) * sizeof(uint64_t))
         if buf == NULL:
