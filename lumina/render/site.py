@@ -371,7 +371,7 @@ def _strategy_table(strategies: Any) -> dict[str, Any] | None:
     if not rows or not all(isinstance(r, dict) for r in rows):
         return None
     first = ("strategy", "name", "bucket", "size", "band", "candidates", "already_solved", "under_band",
-             "in_band", "over_band", "unsolvable", "exhausted", "unsolvable_or_exhausted", "survived",
+             "in_band", "over_band", "unsolvable", "exhausted", "unsolvable_or_exhausted", "survivors",
              "levels", "seconds")
     seen: list[str] = []
     for r in rows:
