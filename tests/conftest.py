@@ -28,4 +28,4 @@ settings.register_profile(
 settings.register_profile(
     "ci", parent=settings.get_profile("default"), derandomize=True, print_blob=True,
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
