@@ -18,7 +18,10 @@ from typing import Sequence
 
 from lumina.cli import UsageError, run
 
-DEFAULT_RUSH = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "rush-sample.txt"
+_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_RUSH = next((p for p in (_ROOT.parent / "shared" / "reference" / "rush-sample.txt",
+                                 _ROOT / "tests" / "data" / "rush-sample.txt") if p.exists()),
+                    _ROOT / "tests" / "data" / "rush-sample.txt")
 
 
 def _peak_rss_mb() -> float:

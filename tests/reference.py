@@ -485,13 +485,15 @@ def problems(level: Level) -> list[str]:
 # ---------------------------------------------------------- rush sample
 
 def rush_sample_path():
-    """rush-sample.txt: $LUMINA_RUSH_SAMPLE, else ../shared/reference/ beside the checkout."""
+    """rush-sample.txt: $LUMINA_RUSH_SAMPLE, else ../shared/reference/ beside the checkout,
+    else the copy in tests/data/ (the same published boards)."""
     import os
     from pathlib import Path
     env = os.environ.get("LUMINA_RUSH_SAMPLE")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "reference" / "rush-sample.txt"
+    shared = Path(__file__).resolve().parents[2] / "shared" / "reference" / "rush-sample.txt"
+    return shared if shared.exists() else Path(__file__).resolve().parent / "data" / "rush-sample.txt"
 
 
 def rush_sample_lines() -> list[tuple[int, str, int]]:
