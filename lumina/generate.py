@@ -300,6 +300,19 @@ def dag_analysis(level: Level, family: str) -> tuple[Analysis, int]:
                     dead_blocks=info.dead_blocks, dead_share=share, family=family), info.optimal
 
 
+def dag_filter(bucket: Bucket, level: Level, optimal: int, family: str
+               ) -> tuple[str | None, Analysis]:
+    """The last, dearest filter: ("solutions" | "dead_blocks" | None, the analysis)."""
+    analysis, dag_opt = dag_analysis(level, family)
+    if dag_opt != optimal:
+        raise AssertionError(f"{bucket.name}: DAG optimal {dag_opt} != BFS {optimal}")
+    if analysis.capped or analysis.solutions > bucket.max_solutions:
+        return "solutions", analysis
+    if analysis.dead_share > bucket.max_dead_share:
+        return "dead_blocks", analysis
+    return None, analysis
+
+
 # ---------------------------------------------------------------------------
 # One bucket.
 
@@ -387,13 +400,9 @@ def generate_bucket(bucket: Bucket, seed: int) -> BucketResult:
                 rejected["family"] += 1
             else:
                 fam = family_key(cand, opt)
-                analysis, dag_opt = dag_analysis(cand, fam)
-                if dag_opt != opt:
-                    raise AssertionError(f"{bucket.name}: DAG optimal {dag_opt} != BFS {opt}")
-                if analysis.capped or analysis.solutions > bucket.max_solutions:
-                    rejected["solutions"] += 1
-                elif analysis.dead_share > bucket.max_dead_share:
-                    rejected["dead_blocks"] += 1
+                reason, analysis = dag_filter(bucket, cand, opt, fam)
+                if reason:
+                    rejected[reason] += 1
                 else:
                     seen_sigs.add(signature(cand))
                     seen_fams.add(fam)

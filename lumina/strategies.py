@@ -50,7 +50,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from lumina.engine import Board, Outcome, backward_sweep, solve
 from lumina.generate import (PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP,
-                             candidate_from_state, dag_analysis, family_key, flatten,
+                             candidate_from_state, dag_filter, family_key, flatten,
                              harvest_shift, multi_source_sweep, round_robin, signature,
                              solved_layout)
 from lumina.model import Level
@@ -245,13 +245,9 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
             if fam in fams:
                 filtered["family"] += 1
                 continue
-            analysis, dag_opt = dag_analysis(cand.level, fam)
-            if dag_opt != opt:
-                raise AssertionError(f"{bucket.name}: DAG optimal {dag_opt} != BFS {opt}")
-            if analysis.capped or analysis.solutions > bucket.max_solutions:
-                filtered["solutions"] += 1
-            elif analysis.dead_share > bucket.max_dead_share:
-                filtered["dead_blocks"] += 1
+            reason, _analysis = dag_filter(bucket, cand.level, opt, fam)
+            if reason:
+                filtered[reason] += 1
             else:
                 fams.add(fam)
                 survivors += 1
