@@ -1,7 +1,7 @@
 """Browser test fixtures: the built site served over HTTP, Debian's Chromium, screenshots.
 
-The site is built once per session from the fixture packs (tests/fixtures/packs, or
-the directory in LUMINA_TEST_PACKS) into a temp dir, and served by a `http.server`
+The site is built once per session from the committed packs (packs/, what players get;
+or the directory in LUMINA_TEST_PACKS, e.g. tests/fixtures/packs) into a temp dir, and served by a `http.server`
 thread on 127.0.0.1 at a free port *under a sub-path* (`/sub/lumina/`), so every
 test also proves the site works from a sub-path with relative links only.
 
@@ -54,7 +54,7 @@ def output_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def packs_dir() -> Path:
-    return Path(os.environ.get("LUMINA_TEST_PACKS", FIXTURE_PACKS))
+    return Path(os.environ.get("LUMINA_TEST_PACKS", REPO / "packs"))
 
 
 @pytest.fixture(scope="session")
