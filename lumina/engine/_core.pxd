@@ -391,3 +391,16 @@ cdef inline int expand(const Core* c, Arrays* a, Table* t, int64_t head,
         if arrays_push(a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
             return -1
     return 0
+
+
+cdef inline int search_open(Arrays* a, Table* t, bint with_values) noexcept nogil:
+    """Allocate a search's arrays and visited table; on failure free both and return -1
+    (the table's pointers are cleared first, so a failed array allocation never frees
+    uninitialised memory)."""
+    t.keys = NULL
+    t.vals = NULL
+    if arrays_init(a, 4096) != 0 or table_init(t, 4096, with_values) != 0:
+        arrays_free(a)
+        table_free(t)
+        return -1
+    return 0

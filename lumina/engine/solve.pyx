@@ -19,7 +19,7 @@ from libc.stdlib cimport malloc, calloc, free
 from lumina.engine._core cimport (
     Core, Table, Arrays, MAXB, MAXMOVES, gen_moves, gen_moves_skip, do_move, solved,
     table_prefetch,
-    table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
+    table_free, table_add, table_get, arrays_free, arrays_push, search_open)
 from lumina.engine.board cimport Board
 
 DEF_STATE_CAP = 500_000
@@ -98,8 +98,7 @@ def bfs_solve(level, int64_t state_cap=DEF_STATE_CAP):
     cdef int64_t goal, i
     cdef int best, st
     cdef uint64_t start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
-        arrays_free(&a); table_free(&t)
+    if search_open(&a, &t, False) != 0:
         raise MemoryError
     try:
         with nogil:
@@ -127,8 +126,7 @@ def bfs_component(level, int64_t state_cap=10_000_000):
     cdef int64_t goal
     cdef int best, st
     cdef uint64_t start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
-        arrays_free(&a); table_free(&t)
+    if search_open(&a, &t, False) != 0:
         raise MemoryError
     try:
         with nogil:
@@ -183,8 +181,7 @@ def bfs_dag(level, uint64_t solution_cap=1_000_000, int64_t state_cap=DEF_STATE_
     cdef int moved[MAXB]
     for i in range(MAXB):
         moved[i] = 0
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, True) != 0:
-        arrays_free(&a); table_free(&t)
+    if search_open(&a, &t, True) != 0:
         raise MemoryError
     try:
         with nogil:

@@ -15,7 +15,7 @@ from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, free
 from lumina.engine._core cimport (
     Core, Table, Arrays, K_SAND, K_ICE, K_RIME, expand, solved,
-    table_init, table_free, table_add, table_get, arrays_init, arrays_free, arrays_push)
+    table_free, table_add, arrays_free, arrays_push, search_open)
 from lumina.engine.board cimport Board
 
 
@@ -67,8 +67,7 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
     cdef int64_t head = 0, i, ng
     cdef int status = 0
     cdef uint64_t start = b.start
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
-        arrays_free(&a); table_free(&t)
+    if search_open(&a, &t, False) != 0:
         raise MemoryError
     try:
         with nogil:
@@ -107,8 +106,7 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
     cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL
     if rng == 0:
         rng = 88172645463325252ULL
-    if arrays_init(&a, 4096) != 0 or table_init(&t, 4096, False) != 0:
-        arrays_free(&a); table_free(&t)
+    if search_open(&a, &t, False) != 0:
         raise MemoryError
     harvest = {}
     try:
