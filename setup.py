@@ -2,7 +2,7 @@
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-ENGINE_MODULES = ["board", "solve", "sweep"]
+ENGINE_MODULES = ["board", "solve", "sweep", "graph"]
 
 extensions = [
     Extension(f"lumina.engine.{name}", [f"lumina/engine/{name}.pyx"],

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from lumina.engine.board import Board
 from lumina.engine import solve as _solve
+from lumina.engine import graph as _graph
 from lumina.engine.sweep import backward_sweep, goal_sweep
 
 DEFAULT_STATE_CAP = 500_000
@@ -117,9 +118,11 @@ def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFA
     optimal-solution DAG: plans (exact up to `plan_cap`), raw solutions (up to
     `solution_cap`), dead blocks, first moves, traps. Outcome exhausted when the
     component has more than `state_cap` states (then nothing else is known)."""
-    from lumina.engine import _proto
-    r = _proto.measure(level, _cap("plan_cap", plan_cap), _cap("solution_cap", solution_cap),
-                       _cap("state_cap", state_cap))
+    board = _board(level)
+    r = _graph.level_measures(board, _cap("plan_cap", plan_cap),
+                              _cap("solution_cap", solution_cap), _cap("state_cap", state_cap))
+    if r["outcome"] != 2:
+        r["crystal_optimal"] = _crystal_optimal(board.level, state_cap)
     outcome = _OUTCOMES[r["outcome"]]
     if outcome is Outcome.EXHAUSTED:
         return Measures(outcome=outcome, optimal=None, plans=0, plans_capped=False,
@@ -168,43 +171,31 @@ def exact_sweep(layout, *, min_depth: int = 1, per_depth: int = 60, seed: int = 
     `min_depth`, a sample of at most `per_depth` starts drawn by `random.Random` seeded
     with (seed, par) from the starts sorted by state; only binding ones when
     `binding_only`."""
-    from lumina.engine import _proto
-    r = _proto.exact_sweep(layout, min_depth, per_depth, seed, _cap("state_cap", state_cap),
-                           binding_only)
+    board = _board(layout)
+    r = _graph.layout_sweep(board, Board(crystal(board.level)), _cap("state_cap", state_cap),
+                            min_depth, per_depth > 0, binding_only)
     if not r["complete"]:
         return LayoutSweep(complete=False, positions=r["positions"], states=r["states"],
                            goals=0, starts=0, solvable=0, deepest=0, deepest_binding=0,
                            binding=0, traps=0, histogram={}, harvest={})
-    return _layout_sweep(r, min_depth, per_depth, seed, binding_only)
+    return _layout_sweep(r, per_depth, seed)
 
 
-def _layout_sweep(r: dict, min_depth: int, per_depth: int, seed: int,
-                  binding_only: bool) -> LayoutSweep:
-    cands = [Candidate(*c) for c in r["cands"]]
-    hist: dict[int, int] = {}
+def _layout_sweep(r: dict, per_depth: int, seed: int) -> LayoutSweep:
     pools: dict[int, list[Candidate]] = {}
-    deepest = deepest_binding = binding = 0
-    for c in cands:
-        if c.par >= 1:
-            hist[c.par] = hist.get(c.par, 0) + 1
-        bind = c.par > c.crystal_par
-        if bind:
-            binding += 1
-            deepest_binding = max(deepest_binding, c.par)
-        deepest = max(deepest, c.par)
-        if c.par >= max(1, min_depth) and (bind or not binding_only):
-            pools.setdefault(c.par, []).append(c)
+    for c in r["cands"] or ():
+        pools.setdefault(c[1], []).append(Candidate(*c))
     harvest = {}
-    if per_depth > 0:
-        for d in sorted(pools):
-            pool = sorted(pools[d])
-            if len(pool) > per_depth:
-                pool = sorted(random.Random(f"{seed}:{d}").sample(pool, per_depth))
-            harvest[d] = pool
+    for d in sorted(pools):
+        pool = sorted(pools[d])
+        if len(pool) > per_depth:
+            pool = sorted(random.Random(f"{seed}:{d}").sample(pool, per_depth))
+        harvest[d] = pool
     return LayoutSweep(complete=True, positions=r["positions"], states=r["states"],
-                       goals=r["goals"], starts=r["starts"], solvable=len(cands),
-                       deepest=deepest, deepest_binding=deepest_binding, binding=binding,
-                       traps=r["traps"], histogram=dict(sorted(hist.items())), harvest=harvest)
+                       goals=r["goals"], starts=r["starts"], solvable=r["solvable"],
+                       deepest=r["deepest"], deepest_binding=r["deepest_binding"],
+                       binding=r["binding"], traps=r["traps"], histogram=r["histogram"],
+                       harvest=harvest)
 
 
 def level_at(layout, state: int, id: str):
@@ -218,3 +209,25 @@ def level_at(layout, state: int, id: str):
                    for b, (x, y) in zip(lv.blocks, positions))
     return lv.replace(id=id, blocks=blocks, optimal=None, solution=None, analysis=None,
                       name=None, tutorial=False)
+
+
+TWIST_KINDS = ("sand", "ice", "rime")
+
+
+def _board(level) -> Board:
+    return level if isinstance(level, Board) else Board(level)
+
+
+def crystal(level):
+    """The same board with every sand, ice and rime block replaced by a crystal block of
+    the same shape and place (RULES.md's crystal par is this board's par)."""
+    from lumina.model import Block
+    return level.replace(blocks=tuple(
+        Block(kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h) if b.kind in TWIST_KINDS else b
+        for b in level.blocks))
+
+
+def _crystal_optimal(level, state_cap: int) -> int | None:
+    if not any(b.kind in TWIST_KINDS for b in level.blocks):
+        return None
+    return solve(crystal(level), state_cap=state_cap).optimal
