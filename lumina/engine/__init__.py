@@ -119,8 +119,14 @@ def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFA
     `solution_cap`), dead blocks, first moves, traps. Outcome exhausted when the
     component has more than `state_cap` states (then nothing else is known)."""
     board = _board(level)
-    r = _graph.level_measures(board, _cap("plan_cap", plan_cap),
-                              _cap("solution_cap", solution_cap), _cap("state_cap", state_cap))
+    plan_cap, solution_cap = _cap("plan_cap", plan_cap), _cap("solution_cap", solution_cap)
+    # count one past each cap, so a count equal to its cap is known to be exact
+    r = _graph.level_measures(board, plan_cap + 1, solution_cap + 1, _cap("state_cap", state_cap))
+    if r["outcome"] == 0:
+        r["plans_capped"] = r["plans_capped"] or r["plans"] > plan_cap
+        r["plans"] = min(r["plans"], plan_cap)
+        r["solutions_capped"] = r["solutions"] > solution_cap
+        r["solutions"] = min(r["solutions"], solution_cap)
     if r["outcome"] != 2:
         r["crystal_optimal"] = _crystal_optimal(board.level, state_cap)
     outcome = _OUTCOMES[r["outcome"]]
@@ -148,7 +154,8 @@ class Candidate(NamedTuple):
 class LayoutSweep:
     complete: bool              # False: the state cap stopped it; nothing below is exact
     positions: int              # crystal component size (block positions)
-    states: int                 # states enumerated, crystal and real (the work done)
+    states: int                 # real-rules states enumerated (positions x spent/thawed bits)
+    work: int                   # states swept in all: crystal positions plus real states
     goals: int                  # winning real states
     starts: int                 # candidate starts (one per position)
     solvable: int               # starts with a finite real par
@@ -176,7 +183,7 @@ def exact_sweep(layout, *, min_depth: int = 1, per_depth: int = 60, seed: int = 
                             min_depth, per_depth > 0, binding_only)
     if not r["complete"]:
         return LayoutSweep(complete=False, positions=r["positions"], states=r["states"],
-                           goals=0, starts=0, solvable=0, deepest=0, deepest_binding=0,
+                           work=r["work"], goals=0, starts=0, solvable=0, deepest=0, deepest_binding=0,
                            binding=0, traps=0, histogram={}, harvest={})
     return _layout_sweep(r, per_depth, seed)
 
@@ -192,7 +199,7 @@ def _layout_sweep(r: dict, per_depth: int, seed: int) -> LayoutSweep:
             pool = sorted(random.Random(f"{seed}:{d}").sample(pool, per_depth))
         harvest[d] = pool
     return LayoutSweep(complete=True, positions=r["positions"], states=r["states"],
-                       goals=r["goals"], starts=r["starts"], solvable=r["solvable"],
+                       work=r["work"], goals=r["goals"], starts=r["starts"], solvable=r["solvable"],
                        deepest=r["deepest"], deepest_binding=r["deepest_binding"],
                        binding=r["binding"], traps=r["traps"], histogram=r["histogram"],
                        harvest=harvest)

@@ -258,7 +258,7 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
             raise MemoryError("sweep ran out of memory")
         npos = cg.a.n
         if st == G_CAPPED:
-            return {"complete": False, "positions": npos, "states": npos}
+            return {"complete": False, "positions": npos, "states": 0, "work": npos}
         cdist = <int32_t*>malloc(npos * sizeof(int32_t))
         starts = <uint64_t*>malloc(npos * sizeof(uint64_t))
         if cdist == NULL or starts == NULL:
@@ -276,7 +276,8 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
                 raise MemoryError("sweep ran out of memory")
             nstates = rg.a.n
             if st == G_CAPPED:
-                return {"complete": False, "positions": npos, "states": npos + nstates}
+                return {"complete": False, "positions": npos, "states": nstates,
+                        "work": npos + nstates}
             rdist = <int32_t*>malloc(nstates * sizeof(int32_t))
             if rdist == NULL:
                 raise MemoryError
@@ -318,7 +319,8 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
                 hist[par if par < 255 else 255] += 1
             if want_cands and par >= min_depth and par >= 1 and (par > cpar or not binding_only):
                 cands.append((starts[i] if twist else cg.a.st[i], par, cpar))
-        return {"complete": True, "positions": npos, "states": npos + nstates, "goals": goals,
+        return {"complete": True, "positions": npos, "states": nstates if twist else npos,
+                "work": npos + nstates, "goals": goals,
                 "starts": npos, "traps": traps, "solvable": solvable, "deepest": deepest,
                 "deepest_binding": deepest_binding, "binding": binding,
                 "histogram": {d: hist[d] for d in range(1, 256) if hist[d]},
