@@ -29,7 +29,7 @@ from lumina.model import Level  # noqa: E402
 
 MAX_COMPONENT = 400      # reference-checked components stay this small
 MAX_SEQUENCES = 3000     # and their optimal sequences this few
-MAX_POSITIONS = 250      # crystal components of swept layouts
+MAX_POSITIONS = 200      # crystal components of swept layouts
 MAX_SWEEP_STATES = 1500  # real states of swept layouts
 
 # Every kind of level: (label, strategy).  Twist kinds come mixed with crystal so
@@ -155,7 +155,7 @@ def test_measure_matches_brute_force(levels, data):
     _compare_measures(data.draw(levels, label="level"))
 
 
-@settings(max_examples=S.examples(15))
+@settings(max_examples=S.examples(10))
 @given(d=S.dense_levels(max_blocks=7))
 def test_measure_matches_brute_force_on_crowded_boards(d):
     _compare_measures(d)
