@@ -191,6 +191,38 @@ def test_measure_state_cap_is_exhausted_never_unsolvable(d):
         assert below.optimal is None and below.plans == 0 and below.first_moves == ()
 
 
+def test_plan_cap_equal_to_the_count_is_not_capped():
+    # Regression (first pure-Python engine): a count equal to its cap was flagged capped,
+    # though it is exact ("exact up to plan_cap"). 2 raw solutions, 1 plan.
+    level = Level.from_json(R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1)))
+    m = measure(level, plan_cap=1, solution_cap=2)
+    assert (m.plans, m.plans_capped) == (1, False)
+    assert (m.solutions, m.solutions_capped) == (2, False)
+    m = measure(level, solution_cap=1)
+    assert m.solutions_capped and m.solutions >= 1
+
+
+def test_exact_sweep_states_are_the_real_states_enumerated():
+    # Regression (first pure-Python engine): `states` added the crystal positions to the
+    # real states. ENGINE-API.md: real states enumerated (positions x spent/thawed bits).
+    # A lone key in a 4x4 row: 3 positions, 3 real states (nothing to spend or thaw).
+    d = R.ascii_level("""
+        AA..
+        ....
+        ....
+        ....
+    """, exit=("left", 0))
+    sw = exact_sweep(Level.from_json(d))
+    assert (sw.positions, sw.starts, sw.goals, sw.solvable) == (3, 3, 1, 3)
+    assert sw.histogram == {1: 2}
+    assert sw.states == R.sweep(d)["states"] == 3
+
+
 def test_measure_accepts_a_board():
     d = R.ascii_level("""
         ..B.C.
@@ -240,7 +272,7 @@ def _compare_sweep(d: dict) -> None:
     got = exact_sweep(layout, min_depth=1, per_depth=10**6)
     note(f"engine {got}")
     assert got.complete
-    for field in ("positions", "states", "goals", "solvable", "deepest", "deepest_binding",
+    for field in ("positions", "goals", "solvable", "deepest", "deepest_binding",
                   "binding", "traps"):
         assert getattr(got, field) == want[field], field
     assert got.starts == want["positions"]
@@ -260,6 +292,8 @@ def _compare_sweep(d: dict) -> None:
         s = (tuple(map(tuple, positions)), tuple(map(bool, flags)))
         got_states[s] = (c.par, c.crystal_par)
     assert got_states == by_state
+    # ENGINE-API.md: `states` = real states enumerated (positions x spent/thawed bits).
+    assert got.states == want["states"]
 
 
 @pytest.mark.parametrize("levels", ALL_FAMILIES)
