@@ -201,3 +201,39 @@ def test_analyse_bad_level_file_names_level_and_field(capsys, tmp_path):
     code, out, err = _exit_code([str(path), "--analyse"], capsys)
     assert code == 2 and out == ""
     assert "t-bad" in err and "kind" in err
+
+
+# ------------------------------------------------------------ benchmarks (figures only)
+
+def test_bench_analyse_prints_a_row_per_depth(capsys, tmp_path):
+    from lumina.bench import main as bench_main
+    rows = [r for r in LINES if r[0] in (3, 5)][:4]
+    path = tmp_path / "rush.txt"
+    path.write_text("".join(f"{mm} {b} {c}\n" for mm, b, c in rows))
+    assert bench_main(["analyse", "--rush", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"boards                 {len(rows)}  (0 disagree" in out
+    table = {int(ln.split()[0]): ln.split() for ln in out.splitlines()
+             if ln.split() and ln.split()[0].isdigit()}
+    assert sorted(table) == sorted({mm for mm, _, _ in rows})
+    for mm, cols in table.items():
+        assert int(cols[1]) == sum(1 for r in rows if r[0] == mm)
+
+
+def test_bench_bad_arguments_exit_2(capsys):
+    from lumina.bench import main as bench_main
+    for argv in (["analyse", "--rush", "no-such.txt"], ["sweep", "--layouts", "0"]):
+        with pytest.raises(SystemExit) as e:
+            run(bench_main, argv)
+        assert e.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_bench_sweep_runs_every_bucket(capsys):
+    from lumina.bench import SWEEP_BUCKETS, main as bench_main
+    assert bench_main(["sweep", "--layouts", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(any(ln.startswith(name) for ln in out.splitlines()) for name in SWEEP_BUCKETS)
+    assert "ratio" in out.splitlines()[-2]
