@@ -6,6 +6,8 @@ seconds of this process (the machine is shared, so wall time is noisier).
     python -m lumina.bench generate    full regeneration of the packs into a temp dir
     python -m lumina.bench strategies  the three generation strategies side by side
     python -m lumina.bench site        the static site build
+    python -m lumina.bench analyse     measure() on every rush-sample board: time, plans by depth
+    python -m lumina.bench sweep       exact sweep vs crystal sweep on the same 6x6 layouts
 """
 from __future__ import annotations
 
@@ -70,6 +72,105 @@ def bench_solver(rush: Path, python_boards: int | None) -> int:
     return 0
 
 
+def _median(xs: Sequence[int]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def bench_analyse(rush: Path) -> int:
+    """measure() on every board of a Rush Hour file: total CPU time, and per published
+    depth MM the boards, median and max plans, median raw optimal solutions."""
+    from lumina.desc import from_rush_hour
+    from lumina.engine import measure
+    from lumina.solve import read_rush_file
+
+    rows = read_rush_file(str(rush))
+    levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
+    t0 = time.process_time()
+    got = [measure(lv, plan_cap=1_000_000, solution_cap=1_000_000) for lv in levels]
+    cpu = time.process_time() - t0
+    states = sum(m.component_states for m in got)
+    wrong = sum(1 for (_, mm, cl), m in zip(rows, got)
+                if (mm is not None and m.optimal != mm) or (cl is not None and m.component_states != cl))
+    print(f"boards                 {len(levels)}  ({wrong} disagree with MM or CLUSTER)")
+    print(f"measure() total        {cpu:.3f} s CPU   {states} component states   "
+          f"{states / max(cpu, 1e-9):,.0f} states/s")
+    print(f"plans capped           {sum(m.plans_capped for m in got)}   "
+          f"raw solutions capped {sum(m.solutions_capped for m in got)} (cap 10^6)")
+    by: dict[int, list] = {}
+    for m in got:
+        by.setdefault(m.optimal if m.optimal is not None else -1, []).append(m)
+    print(f"{'MM':>4} {'boards':>6} {'plans med':>10} {'plans max':>10} {'raw med':>12} "
+          f"{'raw max':>12} {'1 plan':>7}")
+    for mm in sorted(by):
+        ms = by[mm]
+        plans = [m.plans for m in ms]
+        raw = [m.solutions for m in ms]
+        capped = "+" if any(m.solutions_capped for m in ms) else ""
+        print(f"{mm:>4} {len(ms):>6} {_median(plans):>10g} {max(plans):>10} "
+              f"{_median(raw):>12g} {max(raw):>11}{capped or ' '} "
+              f"{sum(p == 1 for p in plans):>7}")
+    return 0
+
+
+SWEEP_BUCKETS = ("w1-b5", "w2-b5", "w3-b5", "w4-b4", "w4-b5", "w5-b4")
+
+
+def bench_sweep(layouts: int, seed: int) -> int:
+    """The exact sweep against the crystal sweep (goal_sweep + backward_sweep on the
+    flattened layout) on the same 6x6 phase-A layouts of crystal, sand, ice and rime
+    buckets: CPU seconds of each, the ratio and states/s."""
+    import random
+
+    from lumina.engine import exact_sweep
+    from lumina.generate import flatten, multi_source_sweep, solved_layout
+    from lumina.worlds import WORLDS
+
+    buckets = {b.name: b for w in WORLDS for b in w.buckets}
+    print(f"{'bucket':8} {'twists':14} {'n':>3} {'crystal s':>9} {'exact s':>9} {'ratio':>6} "
+          f"{'crystal st/s':>13} {'exact st/s':>12} {'states x':>8} {'binding':>8} {'deepest':>8}")
+    tot_c = tot_e = 0.0
+    for name in SWEEP_BUCKETS:
+        bucket = buckets[name]
+        rng = random.Random(f"{seed}:{name}")
+        made = []
+        for _ in range(20 * layouts):
+            if len(made) == layouts:
+                break
+            lv = solved_layout(bucket, rng)
+            if lv is not None:
+                made.append(lv)
+        c_cpu = e_cpu = 0.0
+        c_states = e_states = 0
+        starts = binding = deepest = 0
+        for i, lv in enumerate(made):
+            t = time.process_time()
+            sw = multi_source_sweep(flatten(lv), 1, 10**6, seed + i)
+            c_cpu += time.process_time() - t
+            c_states += sw.states
+            t = time.process_time()
+            ex = exact_sweep(lv, seed=seed + i)
+            e_cpu += time.process_time() - t
+            e_states += ex.states
+            starts += ex.starts
+            binding += ex.binding
+            deepest = max(deepest, ex.deepest)
+        tot_c += c_cpu
+        tot_e += e_cpu
+        twists = ",".join(f"{k}{v}" for k, v in sorted(bucket.twists.items())) or "crystal"
+        twists += "+beam" if bucket.beam else ""
+        print(f"{name:8} {twists:14} {len(made):>3} {c_cpu:>9.3f} {e_cpu:>9.3f} "
+              f"{e_cpu / max(c_cpu, 1e-9):>5.2f}x {c_states / max(c_cpu, 1e-9):>13,.0f} "
+              f"{e_states / max(e_cpu, 1e-9):>12,.0f} {e_states / max(c_states, 1):>8.2f} "
+              f"{binding / max(starts, 1):>7.1%} {deepest:>8}")
+    print(f"total    crystal {tot_c:.3f} s   exact {tot_e:.3f} s   ratio "
+          f"{tot_e / max(tot_c, 1e-9):.2f}x")
+    print("(states x = exact-sweep states / crystal-sweep states; binding = share of starts "
+          "whose real par exceeds their crystal par)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m lumina.bench", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -83,7 +184,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     st.add_argument("--quick", action="store_true")
     st.add_argument("--out", type=Path, default=Path("packs/strategies.json"))
     sub.add_parser("site", help="site build time and page weight")
+    an = sub.add_parser("analyse", help="measure() over every rush-sample board")
+    an.add_argument("--rush", type=Path, default=DEFAULT_RUSH)
+    sw = sub.add_parser("sweep", help="exact sweep vs crystal sweep on the same 6x6 layouts")
+    sw.add_argument("--layouts", type=int, default=20, help="layouts per bucket")
+    sw.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
+    if args.what == "analyse":
+        if not args.rush.exists():
+            raise UsageError(f"{args.rush}: no such file (pass --rush)")
+        return bench_analyse(args.rush)
+    if args.what == "sweep":
+        if args.layouts < 1:
+            raise UsageError("--layouts must be positive")
+        return bench_sweep(args.layouts, args.seed)
     if args.what == "solver":
         if not args.rush.exists():
             raise UsageError(f"{args.rush}: no such file (pass --rush)")

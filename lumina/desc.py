@@ -81,6 +81,25 @@ def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
     order of first appearance, reading row by row."""
     kinds = kinds or {}
     height, width = len(rows), len(rows[0]) if rows else 0
+    cells, walls, mirrors = _scan(rows, id=id, empty=empty, wall=wall)
+    blocks = []
+    for ch, cs in cells.items():
+        xs, ys = [c[0] for c in cs], [c[1] for c in cs]
+        x0, y0, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        if w * h != len(cs):
+            raise LevelError(id, "grid", f"block {ch!r} is not a rectangle")
+        kind = "key" if ch == key else kinds.get(ch, "crystal")
+        blocks.append(Block(kind=kind, x=x0, y=y0, w=w, h=h))
+    return Level(id=id, width=width, height=height, exit=exit, blocks=tuple(blocks),
+                 walls=tuple(walls), mirrors=tuple(mirrors),
+                 win="beam" if beam else "exit", beam=beam)
+
+
+def _scan(rows: list[str], *, id: str, empty: str, wall: str
+          ) -> tuple[dict[str, list[tuple[int, int]]], list[tuple[int, int]], list[Mirror]]:
+    """Read ASCII rows: (cells per block letter in order of first appearance, reading
+    row by row -- the block order --, walls, mirrors)."""
+    width = len(rows[0]) if rows else 0
     cells: dict[str, list[tuple[int, int]]] = {}
     walls, mirrors = [], []
     for y, row in enumerate(rows):
@@ -97,23 +116,23 @@ def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
                 cells.setdefault(ch, []).append((x, y))
             else:
                 raise LevelError(id, "grid", f"unknown cell {ch!r} at ({x}, {y})")
-    blocks = []
-    for ch, cs in cells.items():
-        xs, ys = [c[0] for c in cs], [c[1] for c in cs]
-        x0, y0, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-        if w * h != len(cs):
-            raise LevelError(id, "grid", f"block {ch!r} is not a rectangle")
-        kind = "key" if ch == key else kinds.get(ch, "crystal")
-        blocks.append(Block(kind=kind, x=x0, y=y0, w=w, h=h))
-    return Level(id=id, width=width, height=height, exit=exit, blocks=tuple(blocks),
-                 walls=tuple(walls), mirrors=tuple(mirrors),
-                 win="beam" if beam else "exit", beam=beam)
+    return cells, walls, mirrors
+
+
+def _rush_rows(board: str, id: str) -> list[str]:
+    board = board.strip()
+    if len(board) != 36:
+        raise LevelError(id, "board", f"a Rush Hour board has 36 cells, got {len(board)}")
+    return [board[i:i + 6] for i in range(0, 36, 6)]
+
+
+def rush_hour_letters(board: str, *, id: str = "rush") -> tuple[str, ...]:
+    """The board's own piece letter of each block of `from_rush_hour(board)`, by block
+    index (so moves print as Rush Hour players read them: `E+1 A+3`)."""
+    cells, _, _ = _scan(_rush_rows(board, id), id=id, empty="o", wall="x")
+    return tuple(cells)
 
 
 def from_rush_hour(board: str, *, id: str = "rush") -> Level:
     """A classic 36-character Rush Hour board (A = key, exit right of row 2, x = wall)."""
-    board = board.strip()
-    if len(board) != 36:
-        raise LevelError(id, "board", f"a Rush Hour board has 36 cells, got {len(board)}")
-    rows = [board[i:i + 6] for i in range(0, 36, 6)]
-    return from_grid(rows, exit=Exit(side="right", index=2), id=id, empty="o", wall="x")
+    return from_grid(_rush_rows(board, id), exit=Exit(side="right", index=2), id=id, empty="o", wall="x")

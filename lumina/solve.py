@@ -5,10 +5,18 @@
     python -m lumina.solve 6x6-R2-K0221C4112     # a level desc
     python -m lumina.solve ooooBoooooBoAAooBooooooooooooooooooo   # a Rush Hour board
     python -m lumina.solve --rush ../shared/reference/rush-sample.txt
+    python -m lumina.solve packs/world-2.json --analyse [--json]
+    python -m lumina.solve --rush ../shared/reference/rush-sample.txt --analyse --json
 
 Per level it prints the outcome, the optimal move count, one optimal move list and
 the states explored. `--rush FILE` prints one tab-separated line per board:
 `board outcome optimal states`. Bad input: one line on stderr, exit 2.
+
+`--analyse` prints the measures of difficulty of RULES.md "Quality" per level
+(`lumina.engine.measure`): plans and raw optimal solutions (each exact up to its
+cap), dead blocks, crystal par, optimal and legal first moves, component states and
+traps; with `--json` one JSON line per level (keys: `ANALYSIS_KEYS`). Rush Hour
+boards print moves and blocks with the board's own piece letters (`E+1 A+3`).
 """
 from __future__ import annotations
 
@@ -20,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina.cli import UsageError, run
-from lumina.desc import from_desc, from_rush_hour
+from lumina.desc import from_desc, from_rush_hour, rush_hour_letters
 from lumina.engine import DEFAULT_STATE_CAP, Outcome, solve
 from lumina.model import Level, LevelError
 from lumina.packfile import PackError, read_level_file
@@ -60,8 +68,75 @@ def _levels(source: str, level_id: str | None) -> list[Level]:
     raise UsageError(f"{source}: no such file, and not a level desc or Rush Hour board")
 
 
-def format_moves(moves: Sequence[tuple[int, int]]) -> str:
+def format_moves(moves: Sequence[tuple[int, int]], letters: Sequence[str] | None = None) -> str:
+    """`0:+2 3:-1`, or with a Rush Hour board's piece letters `E+1 A+3`."""
+    if letters is not None:
+        return " ".join(f"{letters[b]}{d:+d}" for b, d in moves) or "(none: already solved)"
     return " ".join(f"{b}:{d:+d}" for b, d in moves) or "(none: already solved)"
+
+
+ANALYSIS_KEYS = ("level", "outcome", "optimal", "plans", "plans_capped", "solutions",
+                 "solutions_capped", "dead_blocks", "crystal_optimal", "first_moves",
+                 "first_moves_optimal", "first_moves_legal", "component_states", "traps")
+
+
+def analysis_record(level_id: str, m, board: str | None = None) -> dict:
+    """One `--analyse --json` line: `ANALYSIS_KEYS` from a `Measures`, plus `board` and
+    `pieces` (piece letter per block index) for a Rush Hour board."""
+    rec = {"level": level_id, "outcome": m.outcome.value, "optimal": m.optimal,
+           "plans": m.plans, "plans_capped": m.plans_capped,
+           "solutions": m.solutions, "solutions_capped": m.solutions_capped,
+           "dead_blocks": list(m.dead_blocks), "crystal_optimal": m.crystal_optimal,
+           "first_moves": [list(mv) for mv in m.first_moves],
+           "first_moves_optimal": m.first_moves_optimal,
+           "first_moves_legal": m.first_moves_legal,
+           "component_states": m.component_states, "traps": m.traps}
+    if board is not None:
+        rec["board"] = board
+        rec["pieces"] = "".join(rush_hour_letters(board, id=level_id))
+    return rec
+
+
+def format_analysis(level_id: str, m, moves: Sequence[tuple[int, int]] = (),
+                    letters: Sequence[str] | None = None) -> str:
+    """The measures of one level as readable text (`moves`: one optimal solution)."""
+    capped = lambda n, flag: f"more than {n:,}" if flag else f"{n:,}"  # noqa: E731
+    name = (lambda b: letters[b]) if letters is not None else str
+    out = [f"{level_id}: {m.outcome.value}" + (f" in {m.optimal} moves" if m.optimal is not None
+                                                 else "")]
+    if m.outcome is Outcome.EXHAUSTED:
+        out.append("  state cap reached: nothing is known")
+        return "\n".join(out)
+    if m.optimal is not None:
+        out.append(f"  moves: {format_moves(moves, letters)}")
+    out.append(f"  plans: {capped(m.plans, m.plans_capped)}   "
+               f"optimal solutions: {capped(m.solutions, m.solutions_capped)}")
+    out.append("  dead blocks: " + (" ".join(name(b) for b in m.dead_blocks) or "none"))
+    out.append("  crystal par: " + ("no sand, ice or rime" if m.crystal_optimal is None
+                                    else str(m.crystal_optimal)))
+    out.append(f"  first moves: {m.first_moves_optimal} optimal of {m.first_moves_legal} legal"
+               + (f" ({format_moves(m.first_moves, letters)})" if m.first_moves else ""))
+    out.append(f"  component: {m.component_states:,} states, {m.traps:,} traps")
+    return "\n".join(out)
+
+
+def _analyse(lv: Level, args, board: str | None = None) -> object:
+    """Measure one level and print it (text or a JSON line); returns the Measures."""
+    from lumina.engine import measure
+    m = measure(lv, plan_cap=args.plan_cap, solution_cap=args.solution_cap,
+                state_cap=args.state_cap)
+    if args.json:
+        print(json.dumps(analysis_record(lv.id, m, board)))
+    else:
+        letters = rush_hour_letters(board, id=lv.id) if board is not None else None
+        moves = solve(lv, state_cap=args.state_cap).moves if m.optimal is not None else ()
+        print(format_analysis(lv.id, m, moves, letters))
+    return m
+
+
+def _rush_board(source: str) -> str | None:
+    """The source itself when it is a bare 36-character Rush Hour board."""
+    return source if not os.path.exists(source) and len(source) == 36 and "A" in source else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,9 +146,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rush", metavar="FILE", help="file of Rush Hour boards (MM BOARD CLUSTER)")
     ap.add_argument("--state-cap", type=int, default=DEFAULT_STATE_CAP)
     ap.add_argument("--json", action="store_true", help="print JSON lines instead of text")
+    ap.add_argument("--analyse", action="store_true",
+                    help="print the measures of difficulty (plans, dead blocks, traps, ...)")
+    ap.add_argument("--plan-cap", type=int, default=1_000_000,
+                    help="--analyse: count plans exactly up to this many")
+    ap.add_argument("--solution-cap", type=int, default=1_000_000,
+                    help="--analyse: count raw optimal solutions exactly up to this many")
     args = ap.parse_args(argv)
     if args.state_cap < 1:
         raise UsageError("--state-cap must be positive")
+    if args.plan_cap < 1 or args.solution_cap < 1:
+        raise UsageError("--plan-cap and --solution-cap must be positive")
+    if args.analyse:
+        return _main_analyse(args)
     if args.rush:
         failed = 0
         for n, (board, mm, _cluster) in enumerate(read_rush_file(args.rush), 1):
@@ -90,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1 if failed else 0
     if not args.source:
         raise UsageError("give a level file, a desc or a board (or --rush FILE)")
+    board = _rush_board(args.source)
+    letters = rush_hour_letters(board) if board is not None else None
     for lv in _levels(args.source, args.level):
         s = solve(lv, state_cap=args.state_cap)
         if args.json:
@@ -99,11 +186,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{lv.id}: {s.outcome.value}", end="")
         if s.outcome is Outcome.SOLVED:
             print(f" in {s.optimal} moves")
-            print(f"  moves: {format_moves(s.moves)}")
+            print(f"  moves: {format_moves(s.moves, letters)}")
         else:
             print(" (the whole reachable space holds no win)" if s.outcome is Outcome.UNSOLVABLE
                   else f" (state cap {args.state_cap} reached: nothing is known)")
         print(f"  states explored: {s.states}")
+    return 0
+
+
+def _main_analyse(args) -> int:
+    """`--analyse`: measures per level; with `--rush FILE`, exit 1 when a board's optimal
+    or component disagrees with its published MM or CLUSTER."""
+    if args.rush:
+        rows = read_rush_file(args.rush)
+        levels = []
+        for n, (board, mm, cluster) in enumerate(rows, 1):
+            try:
+                levels.append((from_rush_hour(board, id=f"rush-{n}"), board, mm, cluster))
+            except LevelError as e:
+                raise PackError(f"{args.rush}: line {n}: {e.field}: {e.message}") from None
+        failed = 0
+        for lv, board, mm, cluster in levels:
+            m = _analyse(lv, args, board)
+            failed += ((mm is not None and m.optimal != mm)
+                       or (cluster is not None and m.component_states != cluster))
+        if failed:
+            print(f"{failed} board(s) disagree with their published MM or CLUSTER",
+                  file=sys.stderr)
+        return 1 if failed else 0
+    if not args.source:
+        raise UsageError("give a level file, a desc or a board (or --rush FILE)")
+    board = _rush_board(args.source)
+    for lv in _levels(args.source, args.level):
+        _analyse(lv, args, board)
     return 0
 
 

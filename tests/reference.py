@@ -504,3 +504,229 @@ def rush_sample_lines() -> list[tuple[int, str, int]]:
             mm, board, cluster = line.split()
             out.append((int(mm), board, int(cluster)))
     return out
+
+
+# ------------------------------------------------- measures (RULES.md Quality)
+#
+# Every function below answers one question of RULES.md "Quality" or "Generation"
+# the slowest obvious way: optimal sequences are enumerated one by one, plans are
+# the connected groups of those sequences under the adjacent-swap rule, every
+# state's par is its own forward BFS.  Only for levels of a few hundred states.
+
+def memo_neighbours(level: Level):
+    """``_neighbours`` with its answers remembered per state (the many fresh searches
+    below walk the same states again and again; each search is still its own BFS)."""
+    memo: dict[State, list[tuple[Move, State]]] = {}
+
+    def neighbours(s: State) -> list[tuple[Move, State]]:
+        if s not in memo:
+            memo[s] = list(_neighbours(level, s))
+        return memo[s]
+    return neighbours
+
+
+def solve_from(level: Level, state: State, cap: int = 500_000, neighbours=None) -> int | None:
+    """Par of ``state`` by a fresh breadth-first search (None: no win reachable).
+
+    ``neighbours``: a ``memo_neighbours(level)`` to share move generation between
+    searches.  CapExceeded when more than ``cap`` states would have to be seen."""
+    neighbours = neighbours or memo_neighbours(level)
+    seen = {state}
+    frontier = [state]
+    depth = 0
+    while frontier:
+        if any(is_solved(level, s) for s in frontier):
+            return depth
+        nxt = []
+        for s in frontier:
+            for _, t in neighbours(s):
+                if t not in seen:
+                    if len(seen) >= cap:
+                        raise CapExceeded(cap)
+                    seen.add(t)
+                    nxt.append(t)
+        frontier = nxt
+        depth += 1
+    return None
+
+
+def optimal_sequences(level: Level, limit: int = 20_000, cap: int = 500_000) -> list[tuple[Move, ...]]:
+    """Every optimal move sequence from the start, sorted; [] when unsolvable; [()] when solved at load.
+
+    On an optimal sequence of length ``best`` the state after move i is exactly i
+    moves from the start (were it closer, a shorter win would exist), so the
+    enumeration only follows moves one BFS layer deeper.  CapExceeded past ``limit``
+    sequences."""
+    dist = distances(level, cap)
+    goals = [s for s in dist if is_solved(level, s)]
+    if not goals:
+        return []
+    best = min(dist[s] for s in goals)
+    memo: dict[State, list[tuple[Move, ...]]] = {}
+
+    def tails(s: State) -> list[tuple[Move, ...]]:
+        if s in memo:
+            return memo[s]
+        d = dist[s]
+        if d == best:
+            out = [()] if is_solved(level, s) else []
+        else:
+            out = []
+            for move, t in _neighbours(level, s):
+                if dist.get(t) == d + 1:
+                    out.extend((move,) + rest for rest in tails(t))
+                    if len(out) > limit:
+                        raise CapExceeded(limit)
+        memo[s] = out
+        return out
+
+    return sorted(tails(start(level)))
+
+
+def _replay(level: Level, seq: tuple[Move, ...]) -> list[State]:
+    """The states along ``seq`` from the start (len(seq) + 1 of them); ValueError if illegal."""
+    states = [start(level)]
+    for m in seq:
+        states.append(apply(level, states[-1], m))
+    return states
+
+
+def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int:
+    """Optimal sequences up to swapping commuting adjacent moves (RULES.md Quality, Plans).
+
+    Union-find over the sequences: join ``seq`` with the sequence whose moves i and
+    i + 1 are swapped when the two moves belong to different blocks, both orders are
+    legal from the same position with the same (block, distance) labels, and both
+    orders reach the same position.  The number of groups is the number of plans."""
+    if seqs is None:
+        seqs = optimal_sequences(level)
+    index = {s: n for n, s in enumerate(seqs)}
+    parent = list(range(len(seqs)))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for seq in seqs:
+        states = _replay(level, seq)
+        for i in range(len(seq) - 1):
+            a, b = seq[i], seq[i + 1]
+            if a[0] == b[0]:
+                continue
+            s = states[i]
+            if b not in moves(level, s):
+                continue
+            mid = _slide(level, s, b)
+            if a not in moves(level, mid):
+                continue
+            if _slide(level, mid, a) != states[i + 2]:
+                continue
+            swapped = seq[:i] + (b, a) + seq[i + 2:]
+            # Same length, same end: the swapped sequence is optimal, so it was enumerated.
+            other = index[swapped]
+            parent[find(index[seq])] = find(other)
+    return len({find(n) for n in range(len(seqs))})
+
+
+def crystal(level: Level) -> Level:
+    """The same board with every sand, ice and rime block turned into crystal of the same shape."""
+    out = dict(level)
+    out["blocks"] = [dict(b, kind="crystal") if b["kind"] in ("sand", "ice", "rime") else dict(b)
+                     for b in level["blocks"]]
+    return out
+
+
+def has_twists(level: Level) -> bool:
+    return any(b["kind"] in ("sand", "ice", "rime") for b in level["blocks"])
+
+
+def traps(level: Level, cap: int = 500_000) -> int:
+    """States reachable from the start from which no win is reachable (a fresh BFS from each)."""
+    nb = memo_neighbours(level)
+    return sum(1 for s in distances(level, cap) if solve_from(level, s, cap, nb) is None)
+
+
+def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str, Any]:
+    """Every measure of RULES.md Quality, by brute force, keyed like ``lumina.engine.Measures``."""
+    seqs = optimal_sequences(level, limit, cap)
+    comp = distances(level, cap)
+    solved = bool(seqs)
+    moved = {m[0] for seq in seqs for m in seq}
+    cpar = None
+    if has_twists(level):
+        cpar = bfs(crystal(level), cap)[1]
+    first = sorted({seq[0] for seq in seqs if seq})
+    return {
+        "outcome": SOLVED if solved else UNSOLVABLE,
+        "optimal": len(seqs[0]) if solved else None,
+        "plans": plans(level, seqs) if solved else 0,
+        "solutions": len(seqs),
+        "dead_blocks": tuple(i for i in range(len(level["blocks"])) if i not in moved),
+        "crystal_optimal": cpar,
+        "first_moves": tuple(first),
+        "first_moves_optimal": len(first),
+        "first_moves_legal": len(moves(level, start(level))),
+        "component_states": len(comp),
+        "traps": traps(level, cap),
+    }
+
+
+# ------------------------------------------------- exact sweep (RULES.md Generation)
+
+def placed(level: Level, positions: Positions, id: str | None = None) -> Level:
+    """The level whose blocks stand at ``positions`` (kinds, walls, exit, beam kept)."""
+    out = dict(level)
+    out["blocks"] = [dict(b, x=x, y=y) for b, (x, y) in zip(level["blocks"], positions)]
+    if id is not None:
+        out["id"] = id
+    return out
+
+
+def sweep(layout: Level, cap: int = 20_000) -> dict[str, Any]:
+    """The exact sweep of a layout by brute force.
+
+    Starts: every block position reachable from the layout's by crystal slides (all
+    blocks as crystal), loaded as a level would be (sand unspent, rime frozen, then
+    thawed where it touches the key).  Each start's par is a fresh real-rules BFS and
+    its crystal par a fresh BFS on the crystal board.  Also the real states reachable
+    from all starts, their wins and traps.  ``starts`` maps positions to
+    (start state, par, crystal par)."""
+    flat = crystal(layout)
+    nb, flat_nb = memo_neighbours(layout), memo_neighbours(flat)
+    positions = [s[0] for s in distances(flat, cap)]
+    starts: dict[Positions, tuple[State, int | None, int | None]] = {}
+    for pos in positions:
+        s = start(placed(layout, pos))
+        starts[pos] = (s, solve_from(layout, s, cap, nb),
+                       solve_from(flat, start(placed(flat, pos)), cap, flat_nb))
+    # Real states reachable from every start: one forward search over all of them.
+    seen = {s for s, _, _ in starts.values()}
+    queue = deque(seen)
+    while queue:
+        s = queue.popleft()
+        for _, t in nb(s):
+            if t not in seen:
+                if len(seen) >= cap:
+                    raise CapExceeded(cap)
+                seen.add(t)
+                queue.append(t)
+    pars = [p for _, p, _ in starts.values() if p is not None]
+    binding = [p for _, p, c in starts.values() if p is not None and p > c]
+    histogram: dict[int, int] = {}
+    for p in sorted(pars):
+        if p >= 1:
+            histogram[p] = histogram.get(p, 0) + 1
+    return {
+        "starts": starts,
+        "positions": len(positions),
+        "states": len(seen),
+        "goals": sum(1 for s in seen if is_solved(layout, s)),
+        "solvable": len(pars),
+        "deepest": max(pars, default=0),
+        "deepest_binding": max(binding, default=0),
+        "binding": len(binding),
+        "traps": sum(1 for s in seen if solve_from(layout, s, cap, nb) is None),
+        "histogram": histogram,
+    }

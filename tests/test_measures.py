@@ -1,0 +1,375 @@
+"""The engine's measures of difficulty and exact sweep held to brute force (tests/reference.py).
+
+RULES.md "Quality" defines what a level records (par, plans, raw solutions, dead
+blocks, crystal par, optimal and legal first moves, component states, traps) and
+"Generation" defines the exact sweep (every start of a layout's crystal component
+filed by its real par).  The reference answers each question the slowest obvious
+way: every optimal move sequence enumerated, plans as union-find groups of those
+sequences one adjacent commuting swap apart, every state's par by its own BFS.
+``lumina.engine.measure`` / ``exact_sweep`` / ``level_at`` must agree field by
+field on hypothesis-random small levels of every kind: sand, ice, rime, walls,
+beam with mirrors, non-square grids.
+
+Levels are kept small (components of a few hundred states) so the reference stays
+fast; examples that grow past that are rejected with ``assume``, not passed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, note, settings
+from hypothesis import strategies as st
+
+import reference as R
+import strategies_hypothesis as S
+
+E = pytest.importorskip("lumina.engine")
+from lumina.engine import Outcome, exact_sweep, level_at, measure, solve  # noqa: E402
+from lumina.model import Level  # noqa: E402
+
+MAX_COMPONENT = 400      # reference-checked components stay this small
+MAX_SEQUENCES = 3000     # and their optimal sequences this few
+MAX_POSITIONS = 200      # crystal components of swept layouts
+MAX_SWEEP_STATES = 1500  # real states of swept layouts
+
+# Every kind of level: (label, strategy).  Twist kinds come mixed with crystal so
+# that blocks interact; walls and non-square grids are on in all of them.
+FAMILIES = {
+    "crystal": S.levels(win="exit", kinds=("crystal",)),
+    "sand": S.levels(win="exit", kinds=("crystal", "sand", "sand")),
+    "ice": S.levels(win="exit", kinds=("crystal", "ice", "ice")),
+    "rime": S.levels(win="exit", kinds=("crystal", "rime", "rime")),
+    "mixed": S.levels(win="exit"),
+    "beam": S.levels(win="beam"),
+}
+
+
+def _family(name: str):
+    return pytest.param(FAMILIES[name], id=name)
+
+
+ALL_FAMILIES = [_family(n) for n in FAMILIES]
+
+
+# ----------------------------------------------------------- the reference itself
+
+def test_reference_plans_independent_clears_are_one_plan():
+    # B and C each step down out of the key's row, in either order: 2 sequences, 1 plan.
+    lv = R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1))
+    seqs = R.optimal_sequences(lv)
+    assert seqs == [((0, 2), (1, 2), (2, 4)), ((1, 2), (0, 2), (2, 4))]   # B=0, C=1, A=2
+    assert R.plans(lv) == 1
+
+
+def test_reference_plans_two_ways_out_of_the_lane_are_two_plans():
+    # B clears the key's row by going up 2 or down 1: the same block, so no swap joins them.
+    lv = R.ascii_level("""
+        ......
+        ......
+        AA.B..
+        ...B..
+        ......
+    """, exit=("right", 2))
+    assert R.optimal_sequences(lv) == [((1, -2), (0, 4)), ((1, 1), (0, 4))]
+    assert R.plans(lv) == 2
+
+
+def test_reference_ice_picks_a_direction_not_a_destination():
+    # Ice I (rows 1-2) only slides all the way: up 1 or down 2, both clear the key's row:
+    # two plans (one block, two different moves), and only 2 of its slides are legal.
+    lv = R.ascii_level("""
+        ......
+        ...I..
+        AA.I..
+        ......
+        ......
+    """, exit=("right", 2), kinds={"I": "ice"})
+    assert R.optimal_sequences(lv) == [((0, -1), (1, 4)), ((0, 2), (1, 4))]   # I=0, A=1
+    m = R.measures(lv)
+    assert (m["plans"], m["solutions"], m["first_moves_legal"]) == (2, 2, 2 + 1)  # ice 2, key 1
+    assert m["crystal_optimal"] == 2 and m["traps"] == 0
+
+
+def test_reference_traps_and_first_moves_on_a_sand_board():
+    # Sand S (rows 1-2) clears the key's row up 1 or down 2; down 1 spends it in the
+    # row: the key is stuck for good, one trap state.
+    lv = R.ascii_level("""
+        ......
+        ..S...
+        AAS...
+        ......
+        ......
+    """, exit=("right", 2), kinds={"S": "sand"})
+    m = R.measures(lv)
+    assert m["optimal"] == 2 and m["first_moves"] == ((0, -1), (0, 2))       # S=0, A=1
+    assert (m["plans"], m["solutions"], m["dead_blocks"]) == (2, 2, ())
+    assert m["first_moves_legal"] == 3            # key blocked; sand up 1, down 1, down 2
+    assert m["component_states"] == 1 + 3 + 2 * 4
+    assert m["traps"] == 1
+    assert m["crystal_optimal"] == 2
+
+
+# -------------------------------------------------------------- measure()
+
+def _small(d: dict) -> Level:
+    """The level, if the reference can afford it (else the example is rejected)."""
+    level = Level.from_json(d)
+    try:
+        n = R.component(d, cap=MAX_COMPONENT)
+    except R.CapExceeded:
+        assume(False)
+    note(f"{n} states\n{R.draw(d)}\n{level.desc()}")
+    return level
+
+
+def _compare_measures(d: dict) -> None:
+    level = _small(d)
+    got = measure(level)
+    try:
+        want = R.measures(d, limit=MAX_SEQUENCES)
+    except R.CapExceeded:
+        assume(False)
+    note(f"engine {got}\nreference {want}")
+    assert got.outcome.value == want["outcome"]
+    assert got.optimal == want["optimal"]
+    assert (got.plans, got.plans_capped) == (want["plans"], False)
+    assert (got.solutions, got.solutions_capped) == (want["solutions"], False)
+    assert tuple(got.dead_blocks) == want["dead_blocks"]
+    assert got.crystal_optimal == want["crystal_optimal"]
+    assert tuple(map(tuple, got.first_moves)) == want["first_moves"]
+    assert got.first_moves_optimal == want["first_moves_optimal"]
+    assert got.first_moves_legal == want["first_moves_legal"]
+    assert got.component_states == want["component_states"]
+    assert got.traps == want["traps"]
+
+
+@pytest.mark.parametrize("levels", ALL_FAMILIES)
+@settings(max_examples=S.examples(25))
+@given(data=st.data())
+def test_measure_matches_brute_force(levels, data):
+    _compare_measures(data.draw(levels, label="level"))
+
+
+@settings(max_examples=S.examples(10))
+@given(d=S.dense_levels(max_blocks=7))
+def test_measure_matches_brute_force_on_crowded_boards(d):
+    _compare_measures(d)
+
+
+@settings(max_examples=S.examples(25))
+@given(d=S.levels(), plan_cap=st.integers(1, 4), solution_cap=st.integers(1, 6))
+def test_measure_caps_say_when_they_bind(d, plan_cap, solution_cap):
+    # Exact up to the cap; past it the flag is set and the count is not below the cap.
+    level = _small(d)
+    full = measure(level)
+    got = measure(level, plan_cap=plan_cap, solution_cap=solution_cap)
+    assert got.optimal == full.optimal and got.first_moves == full.first_moves
+    assert got.plans_capped == (full.plans > plan_cap)
+    assert got.solutions_capped == (full.solutions > solution_cap)
+    if not got.plans_capped:
+        assert got.plans == full.plans
+    if not got.solutions_capped:
+        assert got.solutions == full.solutions
+
+
+@settings(max_examples=S.examples(25))
+@given(d=S.levels())
+def test_measure_state_cap_is_exhausted_never_unsolvable(d):
+    level = _small(d)
+    full = measure(level)
+    n = full.component_states
+    at = measure(level, state_cap=n)
+    assert (at.outcome, at.optimal, at.traps) == (full.outcome, full.optimal, full.traps)
+    if n > 1:
+        below = measure(level, state_cap=n - 1)
+        assert below.outcome is Outcome.EXHAUSTED
+        assert below.optimal is None and below.plans == 0 and below.first_moves == ()
+
+
+def test_plan_cap_equal_to_the_count_is_not_capped():
+    # Regression (first pure-Python engine): a count equal to its cap was flagged capped,
+    # though it is exact ("exact up to plan_cap"). 2 raw solutions, 1 plan.
+    level = Level.from_json(R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1)))
+    m = measure(level, plan_cap=1, solution_cap=2)
+    assert (m.plans, m.plans_capped) == (1, False)
+    assert (m.solutions, m.solutions_capped) == (2, False)
+    m = measure(level, solution_cap=1)
+    assert m.solutions_capped and m.solutions >= 1
+
+
+def test_exact_sweep_states_are_the_real_states_enumerated():
+    # Regression (first pure-Python engine): `states` added the crystal positions to the
+    # real states. ENGINE-API.md: real states enumerated (positions x spent/thawed bits).
+    # A lone key in a 4x4 row: 3 positions, 3 real states (nothing to spend or thaw).
+    d = R.ascii_level("""
+        AA..
+        ....
+        ....
+        ....
+    """, exit=("left", 0))
+    sw = exact_sweep(Level.from_json(d))
+    assert (sw.positions, sw.starts, sw.goals, sw.solvable) == (3, 3, 1, 3)
+    assert sw.histogram == {1: 2}
+    assert sw.states == R.sweep(d)["states"] == 3
+
+
+def test_measure_accepts_a_board():
+    d = R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1))
+    level = Level.from_json(d)
+    assert measure(E.Board(level)) == measure(level)
+
+
+# -------------------------------------------------------------- exact_sweep()
+
+def _small_layout(d: dict) -> Level:
+    layout = Level.from_json(d)
+    try:
+        n = R.component(R.crystal(d), cap=MAX_POSITIONS)
+    except R.CapExceeded:
+        assume(False)
+    note(f"{n} positions\n{R.draw(d)}\n{layout.desc()}")
+    return layout
+
+
+def _reference_sweep(d: dict) -> dict:
+    try:
+        return R.sweep(d, cap=MAX_SWEEP_STATES)
+    except R.CapExceeded:
+        assume(False)
+        raise
+
+
+def _candidates(sw) -> dict[int, object]:
+    """Every harvested candidate by state key (no state is filed twice)."""
+    out = {}
+    for depth, cands in sw.harvest.items():
+        assert list(cands) == sorted(cands, key=lambda c: c.state)
+        for c in cands:
+            assert c.par == depth
+            assert c.state not in out
+            out[c.state] = c
+    return out
+
+
+def _compare_sweep(d: dict) -> None:
+    layout = _small_layout(d)
+    want = _reference_sweep(d)
+    got = exact_sweep(layout, min_depth=1, per_depth=10**6)
+    note(f"engine {got}")
+    assert got.complete
+    for field in ("positions", "goals", "solvable", "deepest", "deepest_binding",
+                  "binding", "traps"):
+        assert getattr(got, field) == want[field], field
+    assert got.starts == want["positions"]
+    assert dict(got.histogram) == want["histogram"]
+    assert list(got.histogram) == sorted(got.histogram)
+    # Every solvable start not already solved is harvested once, at its exact real par
+    # and crystal par; the solved ones are the solvable ones outside the histogram.
+    board = E.Board(layout)
+    cands = _candidates(got)
+    by_state = {}
+    for pos, (state, par, cpar) in want["starts"].items():
+        if par is not None and par >= 1:
+            by_state[state] = (par, cpar)
+    got_states = {}
+    for key, c in cands.items():
+        positions, flags = board.decode(key)
+        s = (tuple(map(tuple, positions)), tuple(map(bool, flags)))
+        got_states[s] = (c.par, c.crystal_par)
+    assert got_states == by_state
+    # ENGINE-API.md: `states` = real states enumerated (positions x spent/thawed bits).
+    assert got.states == want["states"]
+
+
+@pytest.mark.parametrize("levels", ALL_FAMILIES)
+@settings(max_examples=S.examples(20))
+@given(data=st.data())
+def test_exact_sweep_matches_brute_force(levels, data):
+    _compare_sweep(data.draw(levels, label="layout"))
+
+
+@settings(max_examples=S.examples(20))
+@given(d=S.levels(kinds=("crystal", "sand", "ice", "rime")), min_depth=st.integers(1, 4),
+       per_depth=st.integers(1, 4), seed=st.integers(0, 3), binding_only=st.booleans())
+def test_exact_sweep_harvest_is_a_seeded_sample_of_the_right_starts(d, min_depth, per_depth,
+                                                                   seed, binding_only):
+    layout = _small_layout(d)
+    full = exact_sweep(layout, min_depth=1, per_depth=10**6)
+    every = _candidates(full)
+    got = exact_sweep(layout, min_depth=min_depth, per_depth=per_depth, seed=seed,
+                      binding_only=binding_only)
+    again = exact_sweep(layout, min_depth=min_depth, per_depth=per_depth, seed=seed,
+                        binding_only=binding_only)
+    assert got == again                                # seeded: same inputs, same sample
+    # The summary does not depend on the harvest settings.
+    for field in ("positions", "states", "goals", "solvable", "deepest", "deepest_binding",
+                  "binding", "traps", "histogram"):
+        assert getattr(got, field) == getattr(full, field), field
+    wanted: dict[int, int] = {}
+    for c in every.values():
+        if c.par >= min_depth and (c.par > c.crystal_par or not binding_only):
+            wanted[c.par] = wanted.get(c.par, 0) + 1
+    assert {k: len(v) for k, v in got.harvest.items() if v} == {
+        k: min(n, per_depth) for k, n in wanted.items()}
+    for c in _candidates(got).values():
+        assert every[c.state] == c
+
+
+@settings(max_examples=S.examples(20))
+@given(d=S.levels(), data=st.data())
+def test_level_at_round_trip(d, data):
+    # solve(level_at(layout, c.state)) is exactly the candidate's par, and the level's
+    # blocks stand where the state says, everything else carried over.
+    layout = _small_layout(d)
+    sw = exact_sweep(layout, min_depth=1, per_depth=10**6)
+    cands = sorted(_candidates(sw).values(), key=lambda c: c.state)
+    assume(cands)
+    board = E.Board(layout)
+    for c in data.draw(st.lists(st.sampled_from(cands), min_size=1, max_size=4, unique=True)):
+        lv = level_at(layout, c.state, "w9-01")
+        assert lv.id == "w9-01"
+        sol = solve(lv)
+        assert sol.outcome is Outcome.SOLVED and sol.optimal == c.par
+        positions, _ = board.decode(c.state)
+        assert lv == Level.from_json(R.placed(d, tuple(map(tuple, positions)), "w9-01"))
+        assert E.Board(lv).start == c.state
+
+
+@settings(max_examples=S.examples(15))
+@given(d=S.levels())
+def test_exact_sweep_state_cap_gives_nothing_exact(d):
+    layout = _small_layout(d)
+    full = exact_sweep(layout)
+    assume(full.states > 1)
+    capped = exact_sweep(layout, state_cap=full.states - 1)
+    assert not capped.complete and capped.harvest == {}
+    assert exact_sweep(layout, state_cap=full.states).complete
+
+
+# -------------------------------------------------------------- rush sample
+
+@pytest.mark.slow
+def test_rush_sample_measures():
+    """Every published board: optimal == MM, component == CLUSTER, plans exact under 10**6."""
+    wrong = []
+    for n, (mm, board, cluster) in enumerate(R.rush_sample_lines()):
+        m = measure(Level.from_rush_hour(board, id=f"rush-{n:03d}"), plan_cap=10**6)
+        if (m.outcome is not Outcome.SOLVED or m.optimal != mm or m.component_states != cluster
+                or m.plans_capped or m.plans < 1 or m.plans > m.solutions):
+            wrong.append((board, mm, cluster, m))
+    assert wrong == []
