@@ -12,26 +12,23 @@ the states explored. `--rush FILE` prints one tab-separated line per board:
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import UsageError, run
+from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_STATE_CAP, Outcome, solve
 from lumina.model import Level, LevelError
-from lumina.packfile import PackError, read_level_file
+from lumina.packfile import PackError, read_level_file, read_text
+
+MAX_STATE_CAP = 2**31 - 1       # the engine's parent index is int32
 
 
 def read_rush_file(path: str) -> list[tuple[str, int | None, int | None]]:
     """(board, MM or None, CLUSTER or None) per non-blank line of a Rush Hour file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise PackError(f"{path}: cannot read: {e.strerror or e}") from None
+    text = read_text(path)
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
@@ -65,15 +62,14 @@ def format_moves(moves: Sequence[tuple[int, int]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.solve", description=__doc__.split("\n")[0])
+    ap = ArgumentParser(prog="python -m lumina.solve", description=__doc__.split("\n")[0])
     ap.add_argument("source", nargs="?", help="level/pack JSON file, level desc, or Rush Hour board")
     ap.add_argument("--level", help="the level id inside a pack")
     ap.add_argument("--rush", metavar="FILE", help="file of Rush Hour boards (MM BOARD CLUSTER)")
-    ap.add_argument("--state-cap", type=int, default=DEFAULT_STATE_CAP)
+    ap.add_argument("--state-cap", type=int_in(1, MAX_STATE_CAP), default=DEFAULT_STATE_CAP,
+                    help=f"states explored before giving up (1..{MAX_STATE_CAP})")
     ap.add_argument("--json", action="store_true", help="print JSON lines instead of text")
     args = ap.parse_args(argv)
-    if args.state_cap < 1:
-        raise UsageError("--state-cap must be positive")
     if args.rush:
         failed = 0
         for n, (board, mm, _cluster) in enumerate(read_rush_file(args.rush), 1):

@@ -34,7 +34,8 @@ def full_levels(draw):
         d["optimal"] = len(solution)
         d["solution"] = [list(m) for m in solution]
     if draw(st.booleans()):
-        d["name"] = draw(st.text(min_size=1, max_size=12))
+        d["name"] = draw(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
+                                    min_size=1, max_size=12))  # display text: no control chars
     if draw(st.booleans()):
         d["tutorial"] = True
     if draw(st.booleans()):
