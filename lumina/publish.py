@@ -56,27 +56,33 @@ def publish(packs: Path, out: Path) -> int:
     errors = _input_errors()
     try:
         safeio.check_out(out, protect=protected(packs))      # before any work
-        if not packs.is_dir():
-            raise site.SiteError(f"{packs}: not a folder of packs")
-        paths = site.pack_paths(packs)
-        if not paths:
-            raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
-        print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
-        report = _verify(paths)
-        rep = _report_dict(report)
-        if not rep["ok"]:
-            for line in rep["lines"]:
-                print(line, file=sys.stderr)
-            failed = [f"{f.get('level')}: {f.get('reason')}" for p in rep["packs"] for f in p.get("failures", [])]
-            print(f"publish: refused: {len(failed)} level(s) failed verification"
-                  + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
-            return 1
-        print("publish: verified; building", file=sys.stderr)
-        writer = site.render(site.gather(packs, rep))
-        safeio.replace_tree(writer.files, out, protect=protected(packs))
+        with safeio.lock(out):                               # a second publish waits
+            return _publish(packs, out)
     except errors as e:
         print(one_line(f"publish: {e}"), file=sys.stderr)
         return 2
+
+
+def _publish(packs: Path, out: Path) -> int:
+    """Verify, render and swap in the site (the lock on `out` held)."""
+    if not packs.is_dir():
+        raise site.SiteError(f"{packs}: not a folder of packs")
+    paths = site.pack_paths(packs)
+    if not paths:
+        raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
+    print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
+    report = _verify(paths)
+    rep = _report_dict(report)
+    if not rep["ok"]:
+        for line in rep["lines"]:
+            print(line, file=sys.stderr)
+        failed = [f"{f.get('level')}: {f.get('reason')}" for p in rep["packs"] for f in p.get("failures", [])]
+        print(f"publish: refused: {len(failed)} level(s) failed verification"
+              + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
+        return 1
+    print("publish: verified; building", file=sys.stderr)
+    writer = site.render(site.gather(packs, rep))
+    safeio.replace_tree(writer.files, out, protect=protected(packs))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
     return 0

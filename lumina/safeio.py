@@ -47,7 +47,7 @@ MARKER = ".lumina-site"
 MARKER_TEXT = "Built by python -m lumina.publish; publish replaces this folder as a whole.\n"
 FILE_MODE = 0o644
 DIR_MODE = 0o755
-LOCK_WAIT = 60.0
+LOCK_WAIT = float(os.environ.get("LUMINA_LOCK_WAIT", "60"))   # seconds a second run waits
 _UNIT_JOURNAL = re.compile(r"^\.lumina-unit\.[0-9a-f]{16}\.json$")
 _TEMP_FILE = re.compile(r"^\..+\.[0-9a-f]{16}\.tmp$|^\..+\.[A-Za-z0-9_]{8}\.tmp$")
 
@@ -63,7 +63,7 @@ fault_point: Callable[[str], None] = lambda step: None
 
 # ------------------------------------------------------------------ locks
 
-_locks: dict[str, filelock.FileLock] = {}
+_locks: dict[tuple[int, str], filelock.FileLock] = {}   # per process: a fork builds its own
 
 
 def _lock_path(target: Path) -> Path:
@@ -79,7 +79,10 @@ def _lock_path(target: Path) -> Path:
 def lock(target: str | os.PathLike, wait: float | None = None) -> Iterator[None]:
     """Hold the lock for writing `target` (re-entrant within one process)."""
     path = str(_lock_path(Path(target)))
-    lk = _locks.setdefault(path, filelock.FileLock(path))
+    key = (os.getpid(), path)
+    if key not in _locks:
+        _locks[key] = filelock.FileLock(path)
+    lk = _locks[key]
     try:
         lk.acquire(timeout=LOCK_WAIT if wait is None else wait)
     except filelock.Timeout:
@@ -279,9 +282,11 @@ def replace_tree(files: Mapping[str, bytes], out: str | os.PathLike, *,
             os.chmod(tmp, DIR_MODE)
             for rel in sorted(files):
                 p = tmp / rel
-                if not p.parent.is_dir():
-                    p.parent.mkdir(parents=True, mode=DIR_MODE)
+                p.parent.mkdir(parents=True, exist_ok=True)
                 _write_new(p, files[rel])
+            for d in sorted(p for p in tmp.rglob("*") if p.is_dir()):
+                os.chmod(d, DIR_MODE)           # whatever the umask
+            fault_point("build")
             _write_new(tmp / MARKER, MARKER_TEXT.encode())     # last: a complete tree
             if real.is_dir():
                 fault_point("swap")
