@@ -16,12 +16,11 @@ import sys
 import traceback
 from typing import Callable, NoReturn, Sequence
 
-from lumina.model import LevelError
+from lumina.model import LevelError, escape_text
 from lumina.packfile import PackError
 from lumina.safeio import OutputError
 
 MAX_LINE = 299
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _LONG_WORD = re.compile(r"\S{81,}")
 
 
@@ -33,10 +32,10 @@ INPUT_ERRORS: tuple[type[BaseException], ...] = (LevelError, PackError, UsageErr
 
 
 def one_line(text: str, limit: int = MAX_LINE) -> str:
-    """`text` as one safe line: control characters and lone surrogates escaped, any
+    """`text` as one safe line: non-printable characters escaped (`escape_text`), any
     word over 80 characters cut in the middle, the whole at most `limit` characters."""
-    text = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:50]}...{m.group()[-20:]}", text)
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:50]}...{m.group()[-20:]}", str(text)[:100 * limit])
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:50]}...{m.group()[-20:]}", escape_text(text))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -35,29 +35,37 @@ MAX_KEY_BITS = 64
 COORD_BITS = 3
 SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", re.ASCII)
 MAX_TEXT = 200
-_UNSAFE_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def escape_text(text: str) -> str:
+    """`text` with every non-printable character (controls, line separators, format
+    characters, lone surrogates) written as a Python escape: one safe terminal line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace")
+                   .decode("ascii") for c in text)
 
 
 def short(value: Any, limit: int = 40) -> str:
-    """`value` for a message: control characters and lone surrogates escaped, long
-    values cut in the middle, so an echoed value is never a second line or a megabyte."""
+    """`value` for a message: non-printable characters escaped, long values cut, so an
+    echoed value is never a second line or a megabyte."""
     text = str(value)
     if len(text) > limit:
         text = f"{text[:limit - 12]}...({len(text)} chars)"
-    return _UNSAFE_TEXT.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return escape_text(text)
 
 
 def check_text(lid: str, field: str, v: Any) -> str:
-    """A display string: at most MAX_TEXT characters, no control characters or lone
-    surrogates (they would break a terminal line or the UTF-8 output)."""
+    """A display string: at most MAX_TEXT printable characters (no control or format
+    characters, line separators or lone surrogates: they break a line or UTF-8)."""
     if not isinstance(v, str):
         raise LevelError(lid, field, "must be a string")
     if len(v) > MAX_TEXT:
         raise LevelError(lid, field, f"{len(v)} characters; at most {MAX_TEXT}")
-    bad = _UNSAFE_TEXT.search(v)
-    if bad:
-        raise LevelError(lid, field, f"holds the control character or lone surrogate "
-                         f"{short(bad.group())} at {bad.start()}")
+    if not v.isprintable():
+        i = next(i for i, c in enumerate(v) if not c.isprintable())
+        raise LevelError(lid, field, f"holds the non-printable character {escape_text(v[i])} "
+                         f"at {i} (a control character or a lone surrogate)")
     return v
 
 
