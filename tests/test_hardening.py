@@ -583,3 +583,18 @@ def test_dependencies_match_imports():
     for module, dist in (("jinja2", "jinja2"), ("PIL", "pillow"), ("filelock", "filelock")):
         assert f"import {module}" in sources or f"from {module}" in sources
         assert dist in deps, dist
+
+
+def test_readme_test_command_installs_node_and_ci_runs_it_exactly():
+    """The README's fresh-machine test command installs Node.js (the JS tests need it)
+    and .ci/run runs exactly that command, after verifying the packs."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = [ln.strip() for ln in readme.splitlines()
+                if ln.startswith("    ") and ("pip install" in ln)]
+    assert len(commands) == 2, commands          # publish, and the whole test suite
+    test_cmd = next(c for c in commands if "pytest" in c)
+    assert "nodejs" in test_cmd and "chromium" in test_cmd and test_cmd.endswith("python -m pytest")
+    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()
+          if ln.strip() and not ln.lstrip().startswith("#")]
+    assert ci[-1] == test_cmd
+    assert any("lumina.verify" in ln for ln in ci[:-1])
