@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, int_in, run
-from lumina.engine import Board, Outcome, analyse, backward_sweep, goal_sweep, solve
+from lumina.engine import Board, Outcome, backward_sweep, goal_sweep, measure, solve
 from lumina.model import Analysis, Beam, Block, Exit, Level, LevelError, Mirror
 from lumina.packfile import write_pack_and_report
 from lumina.safeio import check_writable_folder
@@ -291,13 +291,18 @@ def signature(level: Level) -> str:
 
 
 def dag_analysis(level: Level, family: str) -> tuple[Analysis, int]:
-    """Analysis of the optimal-solution DAG and the optimal count it found."""
-    info = analyse(level, state_cap=SOLVE_STATE_CAP)
+    """The level's measures (lumina.engine.measure) as its Analysis, and its optimal."""
+    m = measure(level)
     others = [i for i, b in enumerate(level.blocks) if b.kind != "key"]
-    dead = tuple(i for i in info.dead_blocks if level.blocks[i].kind != "key")
+    dead = tuple(i for i in m.dead_blocks if level.blocks[i].kind != "key")
     share = round(len(dead) / len(others), 4) if others else 0.0
-    return Analysis(solutions=info.solutions, capped=info.capped,
-                    dead_blocks=info.dead_blocks, dead_share=share, family=family), info.optimal
+    return Analysis(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
+                    solutions_capped=m.solutions_capped, dead_blocks=m.dead_blocks,
+                    dead_share=share, crystal_optimal=m.crystal_optimal,
+                    first_moves_optimal=m.first_moves_optimal,
+                    first_moves_legal=m.first_moves_legal,
+                    component_states=m.component_states, traps=m.traps,
+                    family=family), m.optimal
 
 
 def dag_filter(bucket: Bucket, level: Level, optimal: int, family: str
@@ -306,7 +311,7 @@ def dag_filter(bucket: Bucket, level: Level, optimal: int, family: str
     analysis, dag_opt = dag_analysis(level, family)
     if dag_opt != optimal:
         raise AssertionError(f"{bucket.name}: DAG optimal {dag_opt} != BFS {optimal}")
-    if analysis.capped or analysis.solutions > bucket.max_solutions:
+    if analysis.solutions_capped or analysis.solutions > bucket.max_solutions:
         return "solutions", analysis
     if analysis.dead_share > bucket.max_dead_share:
         return "dead_blocks", analysis

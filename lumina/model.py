@@ -118,11 +118,20 @@ class Mirror:
 
 @dataclass(frozen=True, kw_only=True)
 class Analysis:
-    """What the optimal-solution DAG says about a level (written by the generator)."""
-    solutions: int            # distinct optimal move sequences (exact up to the cap)
-    capped: bool              # True when `solutions` hit the cap
+    """What makes a level hard, measured by `lumina.engine.measure` (RULES.md, Quality).
+
+    Written per level by the generator, re-measured and compared by the verifier."""
+    plans: int                # optimal solutions up to swapping commuting adjacent moves
+    plans_capped: bool        # True when `plans` hit the cap
+    solutions: int            # raw optimal move sequences (exact up to the cap)
+    solutions_capped: bool    # True when `solutions` hit the cap
     dead_blocks: tuple[int, ...]   # blocks that never move in any optimal solution
-    dead_share: float         # len(dead_blocks) / number of non-key blocks
+    dead_share: float         # dead non-key blocks / non-key blocks
+    crystal_optimal: int | None    # par with sand, ice and rime as crystal (None: no twist)
+    first_moves_optimal: int  # distinct optimal first moves
+    first_moves_legal: int    # legal first moves
+    component_states: int     # states reachable from the start
+    traps: int                # of those, states from which no win is reachable
     family: str               # near-duplicate family key
 
 
@@ -193,9 +202,15 @@ class Level:
             out["tutorial"] = True
         if self.analysis is not None:
             a = self.analysis
-            out["analysis"] = {"solutions": a.solutions, "capped": a.capped,
-                               "dead_blocks": list(a.dead_blocks),
-                               "dead_share": a.dead_share, "family": a.family}
+            out["analysis"] = {
+                "plans": a.plans, "plans_capped": a.plans_capped,
+                "solutions": a.solutions, "solutions_capped": a.solutions_capped,
+                "dead_blocks": list(a.dead_blocks), "dead_share": a.dead_share,
+                **({"crystal_optimal": a.crystal_optimal} if a.crystal_optimal is not None else {}),
+                "first_moves_optimal": a.first_moves_optimal,
+                "first_moves_legal": a.first_moves_legal,
+                "component_states": a.component_states, "traps": a.traps,
+                "family": a.family}
         return out
 
     @classmethod
@@ -224,7 +239,10 @@ class Level:
 
 _LEVEL_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirrors",
                  "blocks", "optimal", "solution", "name", "tutorial", "analysis")
-_ANALYSIS_FIELDS = ("solutions", "capped", "dead_blocks", "dead_share", "family")
+_ANALYSIS_FIELDS = ("plans", "plans_capped", "solutions", "solutions_capped", "dead_blocks",
+                    "dead_share", "crystal_optimal", "first_moves_optimal",
+                    "first_moves_legal", "component_states", "traps", "family")
+_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS if f != "crystal_optimal")
 
 
 def _int(lid: str, field: str, v: Any, *, minimum: int = 0) -> int:
@@ -320,18 +338,27 @@ def _parse(data: Any) -> Level:
         raise LevelError(lid, "tutorial", "must be true or false")
     analysis = None
     if "analysis" in data:
-        a = _obj(lid, "analysis", data["analysis"], _ANALYSIS_FIELDS, _ANALYSIS_FIELDS)
+        a = _obj(lid, "analysis", data["analysis"], _ANALYSIS_FIELDS, _ANALYSIS_REQUIRED)
         dead = tuple(_int(lid, f"analysis.dead_blocks[{i}]", v)
                      for i, v in enumerate(_list(lid, "analysis.dead_blocks", a["dead_blocks"])))
         share = a["dead_share"]
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
             raise LevelError(lid, "analysis.dead_share", "must be a number in [0, 1]")
-        if not isinstance(a["capped"], bool):
-            raise LevelError(lid, "analysis.capped", "must be true or false")
+        for flag in ("plans_capped", "solutions_capped"):
+            if not isinstance(a[flag], bool):
+                raise LevelError(lid, f"analysis.{flag}", "must be true or false")
         check_text(lid, "analysis.family", a["family"])
-        analysis = Analysis(solutions=_int(lid, "analysis.solutions", a["solutions"]),
-                            capped=a["capped"], dead_blocks=dead,
-                            dead_share=float(share), family=a["family"])
+        crystal = a.get("crystal_optimal")
+        analysis = Analysis(
+            plans=_int(lid, "analysis.plans", a["plans"]), plans_capped=a["plans_capped"],
+            solutions=_int(lid, "analysis.solutions", a["solutions"]),
+            solutions_capped=a["solutions_capped"], dead_blocks=dead,
+            dead_share=float(share),
+            crystal_optimal=None if crystal is None else _int(lid, "analysis.crystal_optimal", crystal),
+            first_moves_optimal=_int(lid, "analysis.first_moves_optimal", a["first_moves_optimal"]),
+            first_moves_legal=_int(lid, "analysis.first_moves_legal", a["first_moves_legal"]),
+            component_states=_int(lid, "analysis.component_states", a["component_states"]),
+            traps=_int(lid, "analysis.traps", a["traps"]), family=a["family"])
     return Level(id=lid, width=width, height=height, exit=exit_, blocks=tuple(blocks),
                  walls=tuple(walls), mirrors=tuple(mirrors), win=win, beam=beam,
                  optimal=optimal, solution=solution, name=name, tutorial=tutorial,

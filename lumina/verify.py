@@ -107,7 +107,7 @@ def check_level(lv, res: PackResult) -> None:
     beam = lv.win == "beam"
     max_sol = BEAM_MAX_SOLUTIONS if beam else MAX_SOLUTIONS
     max_dead = BEAM_MAX_DEAD_SHARE if beam else MAX_DEAD_SHARE
-    if fresh.capped or fresh.solutions > max_sol:
+    if fresh.solutions_capped or fresh.solutions > max_sol:
         res.fail(lv.id, f"{fresh.solutions} optimal solutions (at most {max_sol})")
     if fresh.dead_share > max_dead:
         res.fail(lv.id, f"{fresh.dead_share:.0%} of blocks never move (at most {max_dead:.0%})")

@@ -41,8 +41,14 @@ def full_levels(draw):
     if draw(st.booleans()):
         n = len(d["blocks"])
         dead = sorted(draw(st.sets(st.integers(0, n - 1))))
-        d["analysis"] = {"solutions": draw(st.integers(0, 20)), "capped": draw(st.booleans()),
+        d["analysis"] = {"plans": draw(st.integers(0, 20)), "plans_capped": draw(st.booleans()),
+                         "solutions": draw(st.integers(0, 20)), "solutions_capped": draw(st.booleans()),
                          "dead_blocks": dead, "dead_share": draw(st.sampled_from([0.0, 0.25, 0.5, 1.0])),
+                         **({"crystal_optimal": draw(st.integers(0, 30))} if draw(st.booleans()) else {}),
+                         "first_moves_optimal": draw(st.integers(0, 9)),
+                         "first_moves_legal": draw(st.integers(0, 30)),
+                         "component_states": draw(st.integers(1, 10**6)),
+                         "traps": draw(st.integers(0, 100)),
                          "family": draw(st.text(alphabet="abcdefghij-0123456789", max_size=16))}
     return d
 
@@ -68,8 +74,10 @@ def test_round_trip_hand_written_beam_level():
                     {"kind": "key", "x": 0, "y": 2, "w": 2, "h": 1},
                     {"kind": "rime", "x": 2, "y": 3, "w": 2, "h": 1}],
          "optimal": 1, "solution": [[0, -1]], "name": "First Light", "tutorial": True,
-         "analysis": {"solutions": 1, "capped": False, "dead_blocks": [1, 2],
-                      "dead_share": 1.0, "family": "beam-c1-r1"}}
+         "analysis": {"plans": 1, "plans_capped": False, "solutions": 1,
+                      "solutions_capped": False, "dead_blocks": [1, 2], "dead_share": 1.0,
+                      "crystal_optimal": 1, "first_moves_optimal": 1, "first_moves_legal": 3,
+                      "component_states": 12, "traps": 0, "family": "beam-c1-r1"}}
     level = Level.from_json(d)
     assert level.win == "beam" and level.beam.dir == "E" and len(level.mirrors) == 2
     assert isinstance(level.blocks, tuple) and isinstance(level.walls, tuple)
@@ -93,8 +101,10 @@ def _full_level() -> Level:
         "blocks": [{"kind": "key", "x": 0, "y": 2, "w": 2, "h": 1},
                    {"kind": "sand", "x": 3, "y": 1, "w": 1, "h": 2}],
         "optimal": 1, "solution": [[1, 1]], "name": "n", "tutorial": True,
-        "analysis": {"solutions": 1, "capped": False, "dead_blocks": [0], "dead_share": 1.0,
-                     "family": "f"}})
+        "analysis": {"plans": 1, "plans_capped": False, "solutions": 1,
+                     "solutions_capped": False, "dead_blocks": [0], "dead_share": 1.0,
+                     "crystal_optimal": 1, "first_moves_optimal": 1, "first_moves_legal": 2,
+                     "component_states": 6, "traps": 1, "family": "f"}})
 
 
 def test_a_full_level_writes_every_field():
@@ -107,7 +117,10 @@ def test_replace_keeps_every_field():
     names = [f.name for f in dataclasses.fields(Level)]
     changes = {
         "id": "w5-04", "name": "other", "tutorial": False, "optimal": None, "solution": None,
-        "analysis": Analysis(solutions=2, capped=True, dead_blocks=(), dead_share=0.0, family="g"),
+        "analysis": Analysis(plans=1, plans_capped=False, solutions=2, solutions_capped=True,
+                             dead_blocks=(), dead_share=0.0, crystal_optimal=None,
+                             first_moves_optimal=1, first_moves_legal=2, component_states=9,
+                             traps=0, family="g"),
         "walls": ((5, 4),), "exit": Exit(side="top", index=4),
         "blocks": level.blocks[:1] + (Block(kind="ice", x=3, y=1, w=1, h=2),),
     }

@@ -111,8 +111,11 @@ CASES = [
     ("solution names no block", edit(EXIT, solution=[[7, 1]]), "solution[0][0]", "7"),
     ("solution zero slide", edit(EXIT, solution=[[0, 0]]), "solution[0][1]", "zero"),
     ("solution length vs optimal", edit(EXIT, optimal=2, solution=[[1, 2]]), "solution", "optimal"),
-    ("analysis unknown field", edit(EXIT, analysis={"solutions": 1, "capped": False, "dead_blocks": [],
-                                                   "dead_share": 0.0, "family": "f", "extra": 1}),
+    ("analysis unknown field", edit(EXIT, analysis={"plans": 1, "plans_capped": False, "solutions": 1,
+                                                   "solutions_capped": False, "dead_blocks": [],
+                                                   "dead_share": 0.0, "first_moves_optimal": 1,
+                                                   "first_moves_legal": 1, "component_states": 2,
+                                                   "traps": 0, "family": "f", "extra": 1}),
      "analysis.extra", "unknown"),
     ("tutorial not a bool", edit(EXIT, tutorial=1), "tutorial", "true"),
 ]

@@ -7,7 +7,9 @@ extensions are not built, importing this package fails (run `pip install -e .`).
 from __future__ import annotations
 
 import enum
+import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lumina.engine.board import Board
 from lumina.engine import solve as _solve
@@ -16,7 +18,11 @@ from lumina.engine.sweep import backward_sweep, goal_sweep
 DEFAULT_STATE_CAP = 500_000
 DEFAULT_SOLUTION_CAP = 1_000_000
 
-__all__ = ["Board", "Outcome", "Solution", "DagInfo", "solve", "analyse", "component",
+DEFAULT_MEASURE_CAP = 2_000_000
+DEFAULT_PLAN_CAP = 1_000_000
+
+__all__ = ["Board", "Outcome", "Solution", "DagInfo", "Measures", "Candidate", "LayoutSweep",
+           "solve", "analyse", "measure", "exact_sweep", "level_at", "component",
            "goal_sweep", "backward_sweep", "DEFAULT_STATE_CAP"]
 
 
@@ -85,3 +91,130 @@ def component(level, state_cap: int = 10_000_000) -> int:
     if not complete:
         raise ValueError(f"component larger than {state_cap} states")
     return states
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measures:
+    """What makes a level hard (RULES.md, Quality), from one enumeration of its component."""
+    outcome: Outcome
+    optimal: int | None
+    plans: int                     # optimal solutions up to swapping commuting adjacent moves
+    plans_capped: bool
+    solutions: int                 # raw optimal move sequences
+    solutions_capped: bool
+    dead_blocks: tuple[int, ...]   # blocks that move in no optimal solution
+    crystal_optimal: int | None    # par with sand, ice and rime as crystal; None: no twist
+    first_moves: tuple[tuple[int, int], ...]
+    first_moves_optimal: int
+    first_moves_legal: int
+    component_states: int          # states reachable from the start
+    traps: int                     # of those, states from which no win is reachable
+
+
+def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFAULT_PLAN_CAP,
+            state_cap: int = DEFAULT_MEASURE_CAP) -> Measures:
+    """Enumerate the start's whole component under the real rules, then measure the
+    optimal-solution DAG: plans (exact up to `plan_cap`), raw solutions (up to
+    `solution_cap`), dead blocks, first moves, traps. Outcome exhausted when the
+    component has more than `state_cap` states (then nothing else is known)."""
+    from lumina.engine import _proto
+    r = _proto.measure(level, _cap("plan_cap", plan_cap), _cap("solution_cap", solution_cap),
+                       _cap("state_cap", state_cap))
+    outcome = _OUTCOMES[r["outcome"]]
+    if outcome is Outcome.EXHAUSTED:
+        return Measures(outcome=outcome, optimal=None, plans=0, plans_capped=False,
+                        solutions=0, solutions_capped=False, dead_blocks=(),
+                        crystal_optimal=None, first_moves=(), first_moves_optimal=0,
+                        first_moves_legal=0, component_states=r["states"], traps=0)
+    return Measures(outcome=outcome, optimal=r["optimal"], plans=r["plans"],
+                    plans_capped=r["plans_capped"], solutions=r["solutions"],
+                    solutions_capped=r["solutions_capped"], dead_blocks=r["dead_blocks"],
+                    crystal_optimal=r["crystal_optimal"], first_moves=r["first_moves"],
+                    first_moves_optimal=len(r["first_moves"]),
+                    first_moves_legal=r["first_moves_legal"],
+                    component_states=r["component_states"], traps=r["traps"])
+
+
+class Candidate(NamedTuple):
+    state: int          # real-rules state key on Board(layout)
+    par: int            # exact real par of that start
+    crystal_par: int    # par of the same start with sand, ice and rime as crystal
+
+
+@dataclass(frozen=True, kw_only=True)
+class LayoutSweep:
+    complete: bool              # False: the state cap stopped it; nothing below is exact
+    positions: int              # crystal component size (block positions)
+    states: int                 # states enumerated, crystal and real (the work done)
+    goals: int                  # winning real states
+    starts: int                 # candidate starts (one per position)
+    solvable: int               # starts with a finite real par
+    deepest: int                # max real par over starts
+    deepest_binding: int        # max real par over binding starts
+    binding: int                # starts with par > crystal_par
+    traps: int                  # real states from which no win is reachable
+    histogram: dict[int, int]   # real par -> starts with that par (par >= 1)
+    harvest: dict[int, list[Candidate]]
+
+
+def exact_sweep(layout, *, min_depth: int = 1, per_depth: int = 60, seed: int = 1,
+                state_cap: int = DEFAULT_STATE_CAP, binding_only: bool = False) -> LayoutSweep:
+    """Every start in the layout's component with its exact real par and crystal par.
+
+    Starts are the block positions reachable from the layout's by crystal slides, with
+    sand unspent and rime frozen (thawed at load where it touches the key). One forward
+    enumeration of the real, directed move graph from all starts, then one backward
+    sweep from every goal along the reversed edges. `harvest` holds, per par >=
+    `min_depth`, a sample of at most `per_depth` starts drawn by `random.Random` seeded
+    with (seed, par) from the starts sorted by state; only binding ones when
+    `binding_only`."""
+    from lumina.engine import _proto
+    r = _proto.exact_sweep(layout, min_depth, per_depth, seed, _cap("state_cap", state_cap),
+                           binding_only)
+    if not r["complete"]:
+        return LayoutSweep(complete=False, positions=r["positions"], states=r["states"],
+                           goals=0, starts=0, solvable=0, deepest=0, deepest_binding=0,
+                           binding=0, traps=0, histogram={}, harvest={})
+    return _layout_sweep(r, min_depth, per_depth, seed, binding_only)
+
+
+def _layout_sweep(r: dict, min_depth: int, per_depth: int, seed: int,
+                  binding_only: bool) -> LayoutSweep:
+    cands = [Candidate(*c) for c in r["cands"]]
+    hist: dict[int, int] = {}
+    pools: dict[int, list[Candidate]] = {}
+    deepest = deepest_binding = binding = 0
+    for c in cands:
+        if c.par >= 1:
+            hist[c.par] = hist.get(c.par, 0) + 1
+        bind = c.par > c.crystal_par
+        if bind:
+            binding += 1
+            deepest_binding = max(deepest_binding, c.par)
+        deepest = max(deepest, c.par)
+        if c.par >= max(1, min_depth) and (bind or not binding_only):
+            pools.setdefault(c.par, []).append(c)
+    harvest = {}
+    if per_depth > 0:
+        for d in sorted(pools):
+            pool = sorted(pools[d])
+            if len(pool) > per_depth:
+                pool = sorted(random.Random(f"{seed}:{d}").sample(pool, per_depth))
+            harvest[d] = pool
+    return LayoutSweep(complete=True, positions=r["positions"], states=r["states"],
+                       goals=r["goals"], starts=r["starts"], solvable=len(cands),
+                       deepest=deepest, deepest_binding=deepest_binding, binding=binding,
+                       traps=r["traps"], histogram=dict(sorted(hist.items())), harvest=harvest)
+
+
+def level_at(layout, state: int, id: str):
+    """The level whose blocks stand where `state` (a key on Board(layout)) puts them;
+    kinds, walls, mirrors, exit, win and beam carried over by `Level.replace`."""
+    from lumina.model import Block
+    board = layout if isinstance(layout, Board) else Board(layout)
+    lv = board.level
+    positions, _ = board.decode(state)
+    blocks = tuple(Block(kind=b.kind, x=x, y=y, w=b.w, h=b.h)
+                   for b, (x, y) in zip(lv.blocks, positions))
+    return lv.replace(id=id, blocks=blocks, optimal=None, solution=None, analysis=None,
+                      name=None, tutorial=False)

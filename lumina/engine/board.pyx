@@ -174,6 +174,10 @@ cdef class Board:
             raise ValueError(f"illegal move {tuple(move)!r}")
         return do_move(&self.c, state, b, d)
 
+    def thawed(self, uint64_t state):
+        """`state` with every frozen rime block touching the key thawed (the load rule)."""
+        return thaw(&self.c, state)
+
     def is_solved(self, uint64_t state):
         return bool(solved(&self.c, state))
 
