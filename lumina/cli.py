@@ -89,7 +89,11 @@ def guarded(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
             prog: str | None = None) -> int:
     """Call `main(argv)` behind the boundary and return the exit code (no sys.exit:
     tests and the fuzz test call this in-process)."""
-    prog = prog or (main.__module__ if main.__module__ != "__main__" else "lumina")
+    if prog is None:
+        prog = main.__module__
+        if prog == "__main__":          # python -m lumina.solve: argv[0] is .../lumina/solve.py
+            stem = os.path.splitext(os.path.basename(sys.argv[0] or ""))[0]
+            prog = "lumina" if stem in ("", "__main__", "-c") else f"lumina.{stem}"
     _safe_streams()
     try:
         code = main(argv)
