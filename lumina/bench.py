@@ -11,14 +11,14 @@ seconds of this process (the machine is shared, so wall time is noisier).
 """
 from __future__ import annotations
 
-import argparse
 import resource
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import UsageError, run
+from lumina.cli import ArgumentParser, UsageError, run
 
 _ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RUSH = next((p for p in (_ROOT.parent / "shared" / "reference" / "rush-sample.txt",
@@ -172,7 +172,7 @@ def bench_sweep(layouts: int, seed: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.bench", description=__doc__.split("\n")[0])
+    ap = ArgumentParser(prog="python -m lumina.bench", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
     s = sub.add_parser("solver", help="solver throughput vs plain Python")
     s.add_argument("--rush", type=Path, default=DEFAULT_RUSH)
@@ -182,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--workers", type=int, default=2)
     st = sub.add_parser("strategies", help="the three generation strategies side by side")
     st.add_argument("--quick", action="store_true")
-    st.add_argument("--out", type=Path, default=Path("packs/strategies.json"))
+    st.add_argument("--out", type=Path, default=None,
+                    help="write the JSON here (default: packs/strategies.json; --quick writes "
+                         "nothing unless --out is given)")
     sub.add_parser("site", help="site build time and page weight")
     an = sub.add_parser("analyse", help="measure() over every rush-sample board")
     an.add_argument("--rush", type=Path, default=DEFAULT_RUSH)
@@ -207,9 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return bench_generate(args.workers)
     if args.what == "strategies":
         from lumina.strategies import bench_strategies
-        return bench_strategies(quick=args.quick, out=args.out)
+        if args.out or not args.quick:
+            return bench_strategies(quick=args.quick, out=args.out or Path("packs/strategies.json"))
+        with tempfile.TemporaryDirectory() as tmp:     # --quick: the committed file stays
+            return bench_strategies(quick=True, out=Path(tmp) / "strategies.json")
     from lumina.render.site import bench_site
-    return bench_site()
+    bench_site()                # prints its figures; the returned dict is for tests
+    return 0
 
 
 if __name__ == "__main__":

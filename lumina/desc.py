@@ -14,7 +14,7 @@ Example: ``6x5-R2-K0221I2113-w30-m41f-bE0``.
 
 Insight: a 36-character Rush Hour board is the grid read row by row:
 
-    ooooBo      o empty, x wall, A the key (row 2, exit right of row 2),
+    ooooBo      o (or .) empty, x wall, A the key (row 2, exit right of row 2),
     ooooBo      any other letter a crystal block whose shape gives its axis
     AAooBo >
     oooooo
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror
+from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror, short
 
 _KIND_LETTER = {"key": "K", "crystal": "C", "sand": "S", "ice": "I", "rime": "R"}
 _LETTER_KIND = {v: k for k, v in _KIND_LETTER.items()}
@@ -34,7 +34,7 @@ _LETTER_TILT = {v: k for k, v in _TILT_LETTER.items()}
 
 _DESC = re.compile(
     r"^(?P<w>\d)x(?P<h>\d)-(?P<side>[LRTB])(?P<index>\d)-(?P<blocks>(?:[KCSIR]\d{4})+)"
-    r"(?:-w(?P<walls>(?:\d\d)+))?(?:-m(?P<mirrors>(?:\d\d[fb])+))?(?:-b(?P<dir>[NESW])(?P<off>\d))?$")
+    r"(?:-w(?P<walls>(?:\d\d)+))?(?:-m(?P<mirrors>(?:\d\d[fb])+))?(?:-b(?P<dir>[NESW])(?P<off>\d))?$", re.ASCII)   # ASCII digits only, like engine.js
 
 
 def to_desc(level: Level) -> str:
@@ -56,7 +56,7 @@ def from_desc(text: str, *, id: str = "custom") -> Level:
     """Parse a desc; `LevelError` (field `desc`) when it does not match the grammar."""
     m = _DESC.match(text.strip())
     if not m:
-        raise LevelError(id, "desc", f"not a level description: {text[:40]!r}")
+        raise LevelError(id, "desc", f"not a level description: {short(repr(text))}")
     bl = m["blocks"]
     blocks = tuple(Block(kind=_LETTER_KIND[bl[i]], x=int(bl[i + 1]), y=int(bl[i + 2]),
                          w=int(bl[i + 3]), h=int(bl[i + 4])) for i in range(0, len(bl), 5))
@@ -112,10 +112,10 @@ def _scan(rows: list[str], *, id: str, empty: str, wall: str
                 walls.append((x, y))
             elif ch in "/\\":
                 mirrors.append(Mirror(x=x, y=y, tilt=ch))
-            elif ch.isalpha():
+            elif ch.isascii() and ch.isalpha():
                 cells.setdefault(ch, []).append((x, y))
             else:
-                raise LevelError(id, "grid", f"unknown cell {ch!r} at ({x}, {y})")
+                raise LevelError(id, "grid", f"unknown cell {short(repr(ch))} at ({x}, {y})")
     return cells, walls, mirrors
 
 
@@ -129,10 +129,12 @@ def _rush_rows(board: str, id: str) -> list[str]:
 def rush_hour_letters(board: str, *, id: str = "rush") -> tuple[str, ...]:
     """The board's own piece letter of each block of `from_rush_hour(board)`, by block
     index (so moves print as Rush Hour players read them: `E+1 A+3`)."""
-    cells, _, _ = _scan(_rush_rows(board, id), id=id, empty="o", wall="x")
+    cells, _, _ = _scan(_rush_rows(board, id), id=id, empty="o.", wall="x")
     return tuple(cells)
 
 
 def from_rush_hour(board: str, *, id: str = "rush") -> Level:
-    """A classic 36-character Rush Hour board (A = key, exit right of row 2, x = wall)."""
-    return from_grid(_rush_rows(board, id), exit=Exit(side="right", index=2), id=id, empty="o", wall="x")
+    """A classic 36-character Rush Hour board (A = key, exit right of row 2, x = wall,
+    `o` or `.` empty: Fogleman's database uses `o`, his article and most boards `.`)."""
+    return from_grid(_rush_rows(board, id), exit=Exit(side="right", index=2), id=id,
+                     empty="o.", wall="x")

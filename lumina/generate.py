@@ -25,7 +25,6 @@ byte-identical whatever --workers is.
 """
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 import random
 import sys
@@ -35,10 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import UsageError, run
+from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import Board, Outcome, backward_sweep, goal_sweep, measure, solve
 from lumina.model import Analysis, Beam, Block, Exit, Level, LevelError, Mirror
-from lumina.packfile import write_json, write_pack
+from lumina.packfile import write_pack_and_report
+from lumina.safeio import check_writable_folder
 from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, DAILY_SEED, WORLDS, Bucket, world
 
 GENERATOR_VERSION = "lumina-gen/1"
@@ -500,10 +500,9 @@ def _world_pack(number: int, seed: int | None, workers: int, out: Path) -> list[
     meta = {"pack": w.pack, "name": w.name, "world": number, "mechanic": w.mechanic,
             "seed": seed, "generator": GENERATOR_VERSION}
     if not failures:
-        write_pack(out / f"{w.pack}.json", meta, levels)
-        write_json(out / f"report-{w.pack}.json",
-                   {"pack": w.pack, "seed": seed, "generator": GENERATOR_VERSION,
-                    "buckets": [r.report for r in results]})
+        write_pack_and_report(out, w.pack, meta, levels,
+                              {"pack": w.pack, "seed": seed, "generator": GENERATOR_VERSION,
+                               "buckets": [r.report for r in results]})
     return failures
 
 
@@ -538,10 +537,9 @@ def _dailies_pack(seed: int | None, workers: int, out: Path) -> list[str]:
     meta = {"pack": "dailies", "name": "Daily pool", "world": None, "mechanic": "mixed",
             "seed": seed, "generator": GENERATOR_VERSION}
     if not failures:
-        write_pack(out / "dailies.json", meta, levels)
-        write_json(out / "report-dailies.json",
-                   {"pack": "dailies", "seed": seed, "generator": GENERATOR_VERSION,
-                    "buckets": [r.report for r in results]})
+        write_pack_and_report(out, "dailies", meta, levels,
+                              {"pack": "dailies", "seed": seed, "generator": GENERATOR_VERSION,
+                               "buckets": [r.report for r in results]})
     return failures
 
 
@@ -572,12 +570,12 @@ def bench_generate(workers: int) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.generate",
-                                 description="Generate deterministic Lumina packs.")
+    ap = ArgumentParser(prog="python -m lumina.generate",
+                        description="Generate deterministic Lumina packs.")
     ap.add_argument("--world", type=int, action="append", help="world number (repeatable)")
     ap.add_argument("--dailies", action="store_true", help="generate the daily pool only")
-    ap.add_argument("--seed", type=int, help="override the recorded seed")
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
+    ap.add_argument("--workers", type=int_in(1, 64), default=1)
     ap.add_argument("--out", type=Path, default=Path("packs"))
     args = ap.parse_args(argv)
     if args.workers < 1:
@@ -587,6 +585,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in args.world or ():
         if n not in {w.number for w in WORLDS}:
             raise UsageError(f"--world {n}: worlds are 1..{len(WORLDS)}")
+    check_writable_folder(args.out)         # before any work, not after the whole world
     failures: list[str] = []
     if args.dailies:
         failures += _dailies_pack(args.seed, args.workers, args.out)

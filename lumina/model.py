@@ -19,6 +19,7 @@ Insight: the board is a grid with the origin top-left; x grows right, y down.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,16 +33,51 @@ MIN_GRID, MAX_GRID = 4, 8
 MAX_MOVABLE = 16
 MAX_KEY_BITS = 64
 COORD_BITS = 3
+SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", re.ASCII)
+MAX_TEXT = 200
+
+
+def escape_text(text: str) -> str:
+    """`text` with every non-printable character (controls, line separators, format
+    characters, lone surrogates) written as a Python escape: one safe terminal line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace")
+                   .decode("ascii") for c in text)
+
+
+def short(value: Any, limit: int = 40) -> str:
+    """`value` for a message: non-printable characters escaped, long values cut, so an
+    echoed value is never a second line or a megabyte."""
+    text = str(value)
+    if len(text) > limit:
+        text = f"{text[:limit - 12]}...({len(text)} chars)"
+    return escape_text(text)
+
+
+def check_text(lid: str, field: str, v: Any) -> str:
+    """A display string: at most MAX_TEXT printable characters (no control or format
+    characters, line separators or lone surrogates: they break a line or UTF-8)."""
+    if not isinstance(v, str):
+        raise LevelError(lid, field, "must be a string")
+    if len(v) > MAX_TEXT:
+        raise LevelError(lid, field, f"{len(v)} characters; at most {MAX_TEXT}")
+    if not v.isprintable():
+        i = next(i for i, c in enumerate(v) if not c.isprintable())
+        raise LevelError(lid, field, f"holds the non-printable character {escape_text(v[i])} "
+                         f"at {i} (a control character or a lone surrogate)")
+    return v
 
 
 class LevelError(ValueError):
-    """A level failed validation. The message names the level id and the field."""
+    """A level failed validation. The message names the level id and the field; the
+    id is shortened and escaped (`short`), so the message is one short line."""
 
     def __init__(self, level_id: str, field: str, message: str):
         self.level_id = level_id
         self.field = field
         self.message = message
-        super().__init__(f"level {level_id}: {field}: {message}")
+        super().__init__(f"level {short(level_id)}: {field}: {message}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -245,8 +281,9 @@ def _parse(data: Any) -> Level:
     if not isinstance(data, dict):
         raise LevelError("?", "level", f"must be an object, got {type(data).__name__}")
     lid = data.get("id", "?")
-    if not isinstance(lid, str) or not lid:
-        raise LevelError(str(lid), "id", "must be a non-empty string")
+    if not isinstance(lid, str) or not SAFE_ID.fullmatch(lid):
+        raise LevelError("?", "id", f"must be 1-64 letters, digits, '.', '_' or '-' "
+                         f"(starting with a letter or digit), got {short(repr(lid))}")
     _obj(lid, "", data, _LEVEL_FIELDS, ("id", "width", "height", "exit", "blocks"))
     width = _int(lid, "width", data["width"])
     height = _int(lid, "height", data["height"])
@@ -294,8 +331,8 @@ def _parse(data: Any) -> Level:
             sol.append((bi, d))
         solution = tuple(sol)
     name = data.get("name")
-    if name is not None and not isinstance(name, str):
-        raise LevelError(lid, "name", "must be a string")
+    if name is not None:
+        check_text(lid, "name", name)
     tutorial = data.get("tutorial", False)
     if not isinstance(tutorial, bool):
         raise LevelError(lid, "tutorial", "must be true or false")
@@ -310,8 +347,7 @@ def _parse(data: Any) -> Level:
         for flag in ("plans_capped", "solutions_capped"):
             if not isinstance(a[flag], bool):
                 raise LevelError(lid, f"analysis.{flag}", "must be true or false")
-        if not isinstance(a["family"], str):
-            raise LevelError(lid, "analysis.family", "must be a string")
+        check_text(lid, "analysis.family", a["family"])
         crystal = a.get("crystal_optimal")
         analysis = Analysis(
             plans=_int(lid, "analysis.plans", a["plans"]), plans_capped=a["plans_capped"],
@@ -334,6 +370,9 @@ def _parse(data: Any) -> Level:
 
 def _validate(lv: Level) -> None:
     lid = lv.id
+    if not isinstance(lid, str) or not SAFE_ID.fullmatch(lid):
+        raise LevelError("?", "id", f"must be 1-64 letters, digits, '.', '_' or '-', got "
+                         f"{short(repr(lid))}")
     for f in ("width", "height"):
         v = _int(lid, f, getattr(lv, f))
         if not MIN_GRID <= v <= MAX_GRID:
@@ -363,6 +402,8 @@ def _validate(lv: Level) -> None:
         claim((m.x, m.y), f"mirror {i}", f"mirrors[{i}]")
     if lv.mirrors and lv.win != "beam":
         raise LevelError(lid, "mirrors", "mirrors belong to beam levels (win: beam)")
+    if len(lv.blocks) > MAX_MOVABLE:
+        raise LevelError(lid, "blocks", f"{len(lv.blocks)} movable blocks; at most {MAX_MOVABLE}")
     keys = [i for i, b in enumerate(lv.blocks) if b.kind == "key"]
     if not keys:
         raise LevelError(lid, "blocks", "no block has kind key")
@@ -376,10 +417,11 @@ def _validate(lv: Level) -> None:
         if b.w == b.h:
             raise LevelError(lid, f, f"a {b.w}x{b.h} square block has no axis (make it longer "
                              "one way)")
+        if b.x + b.w > W or b.y + b.h > H:       # before any cell is listed
+            raise LevelError(lid, f, f"block {i} at ({b.x}, {b.y}) size {b.w}x{b.h} is outside "
+                             f"the {W}x{H} grid")
         for cell in b.cells():
             claim(cell, f"block {i}", f)
-    if len(lv.blocks) > MAX_MOVABLE:
-        raise LevelError(lid, "blocks", f"{len(lv.blocks)} movable blocks; at most {MAX_MOVABLE}")
     if lv.state_bits > MAX_KEY_BITS:
         raise LevelError(lid, "blocks", f"state needs {lv.state_bits} bits; at most {MAX_KEY_BITS}")
     key = lv.blocks[keys[0]]

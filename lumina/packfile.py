@@ -2,21 +2,29 @@
 
 A pack is one JSON object: metadata fields, then `levels`, a list of level objects
 (RULES.md). Reading validates every level and names the file, the level and the
-field on failure. Writing is canonical (fixed key order, one level per line) and
-atomic (a temporary file renamed into place), so the same pack is the same bytes
-and a failed write never leaves half a file.
+field on failure. Reading is bounded before anything is
+trusted: regular files only, at most MAX_FILE_BYTES, strict UTF-8, JSON nested at
+most MAX_DEPTH deep with integers of at most MAX_INT_DIGITS digits. Writing is
+canonical (fixed key order, one level per line) and goes through `lumina.safeio`
+(atomic, mode 0644; a pack and its report as one unit), so the same pack is the
+same bytes and a failed or killed write never leaves half a file.
 """
 from __future__ import annotations
 
 import json
 import os
-import tempfile
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from lumina.model import Level, LevelError
+from lumina.model import SAFE_ID, Level, LevelError, check_text, short
+from lumina.safeio import atomic_write, write_unit
 
+MAX_FILE_BYTES = 8 << 20       # the biggest committed pack is 140 KB
+MAX_DEPTH = 32                 # a pack nests 5 deep
+MAX_INT_DIGITS = 20            # every field fits an int64
 META_ORDER = ("pack", "name", "world", "mechanic", "seed", "generator")
 
 
@@ -35,18 +43,123 @@ class Pack:
         return str(self.meta.get("name") or self.meta.get("pack") or self.path.stem)
 
 
-def read_pack(path: str | os.PathLike) -> Pack:
-    """Read and validate a pack; `PackError` names the file (and level and field)."""
+def _fail(path: Path, what: str) -> PackError:
+    return PackError(f"{path}: {what}")
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a regular file of at most `limit` bytes, strictly UTF-8.
+
+    Never blocks or runs away: FIFOs, devices (/dev/zero) and folders are refused
+    before reading, and at most `limit` + 1 bytes are ever read. UTF-16 and other
+    encodings get a message saying what to do."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+                     | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise PackError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise _fail(path, f"cannot read: {e.strerror or e}") from None
     try:
-        data = json.loads(text)
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise _fail(path, "is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise _fail(path, "not a regular file (a device, FIFO or socket is never read)")
+        if st.st_size > limit:
+            raise _fail(path, f"{st.st_size} bytes; at most {limit} are read")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        raw = b"".join(chunks)
+    except OSError as e:
+        raise _fail(path, f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > limit:
+        raise _fail(path, f"more than {limit} bytes; at most {limit} are read")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)):
+        raise _fail(path, "is UTF-16 text; save it as UTF-8")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise _fail(path, "starts with a byte-order mark; save it as UTF-8 without BOM")
+    try:
+        return raw.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        raise _fail(path, f"not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); "
+                    "save it as UTF-8") from None
+
+
+def _big_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _depth(text: str) -> int:
+    """The deepest [ / { nesting of JSON text (strings skipped), without recursion."""
+    depth = deepest = 0
+    for ch in _NOT_BRACKET.sub("", _STRINGS.sub("", text)):
+        depth += 1 if ch in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def parse_json(text: str, path: str | os.PathLike) -> Any:
+    """JSON with bounds: nesting at most MAX_DEPTH, integers at most MAX_INT_DIGITS
+    digits, no NaN/Infinity. `PackError` names the file and the place."""
+    if _depth(text) > MAX_DEPTH:
+        raise _fail(Path(path), f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, parse_int=_big_int, parse_constant=_no_constant)
     except json.JSONDecodeError as e:
-        raise PackError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: "
-                        f"{e.msg})") from None
+        raise _fail(Path(path), f"not valid JSON (line {e.lineno}, column {e.colno}: "
+                    f"{e.msg})") from None
+    except (ValueError, RecursionError) as e:
+        raise _fail(Path(path), f"not usable JSON: {e}") from None
+
+
+def read_json(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> Any:
+    """`read_text` then `parse_json`: a bounded, strict JSON file."""
+    return parse_json(read_text(path, limit), path)
+
+
+def pack_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """Files as given; a folder stands for its packs (world-*.json, then dailies.json)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = sorted(p.glob("world-*.json")) + sorted(p.glob("dailies.json"))
+            if not found:
+                raise _fail(p, "no world-*.json or dailies.json packs in this folder")
+            out.extend(found)
+        else:
+            out.append(p)
+    return out
+
+
+def _check_meta(path: Path, meta: dict[str, Any]) -> None:
+    for k, v in meta.items():
+        if not isinstance(k, str) or not SAFE_ID.fullmatch(k):
+            raise _fail(path, f"field {k!r}: not a plain field name")
+        if isinstance(v, str):
+            try:
+                check_text("?", k, v)
+            except LevelError as e:
+                raise _fail(path, f"field {k}: {e.message}") from None
+
+
+def _pack_from(path: Path, data: Any) -> Pack:
     if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
         raise PackError(f"{path}: field levels: a pack is an object with a list of levels")
     levels = []
@@ -63,20 +176,22 @@ def read_pack(path: str | os.PathLike) -> Pack:
         seen.add(lv.id)
         levels.append(lv)
     meta = {k: v for k, v in data.items() if k != "levels"}
+    _check_meta(path, meta)
     return Pack(path=path, meta=meta, levels=tuple(levels))
+
+
+def read_pack(path: str | os.PathLike) -> Pack:
+    """Read and validate a pack; `PackError` names the file (and level and field)."""
+    path = Path(path)
+    return _pack_from(path, read_json(path))
 
 
 def read_level_file(path: str | os.PathLike, level_id: str | None = None) -> list[Level]:
     """A file holding one level object or a pack; `level_id` picks one level."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise PackError(f"{path}: cannot read: {e.strerror or e}") from None
-    except json.JSONDecodeError as e:
-        raise PackError(f"{path}: not valid JSON (line {e.lineno}: {e.msg})") from None
+    data = read_json(path)
     if isinstance(data, dict) and "levels" in data:
-        levels = list(read_pack(path).levels)
+        levels = list(_pack_from(path, data).levels)
     else:
         try:
             levels = [Level.from_json(data)]
@@ -85,7 +200,7 @@ def read_level_file(path: str | os.PathLike, level_id: str | None = None) -> lis
     if level_id is not None:
         levels = [lv for lv in levels if lv.id == level_id]
         if not levels:
-            raise PackError(f"{path}: level {level_id}: id: no such level")
+            raise PackError(f"{path}: level {short(level_id)}: id: no such level")
     return levels
 
 
@@ -108,26 +223,23 @@ def dumps_pack(meta: dict[str, Any], levels: Iterable[Level]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def atomic_write(path: str | os.PathLike, data: str | bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it into place."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_pack(path: str | os.PathLike, meta: dict[str, Any], levels: Iterable[Level]) -> None:
     atomic_write(path, dumps_pack(meta, levels))
 
 
+def dumps_json(obj: Any) -> str:
+    """Canonical JSON text: sorted keys, 2-space indent, one final newline."""
+    return json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
 def write_json(path: str | os.PathLike, obj: Any) -> None:
-    """Canonical JSON (sorted keys, 2-space indent) written atomically."""
-    atomic_write(path, json.dumps(obj, sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    """Canonical JSON written atomically (mode 0644)."""
+    atomic_write(path, dumps_json(obj))
+
+
+def write_pack_and_report(folder: str | os.PathLike, name: str, meta: dict[str, Any],
+                          levels: Iterable[Level], report: Any) -> None:
+    """`{name}.json` and `report-{name}.json` as one unit (`safeio.write_unit`): a kill
+    never leaves a new pack beside an old report."""
+    write_unit(folder, {f"{name}.json": dumps_pack(meta, levels),
+                        f"report-{name}.json": dumps_json(report)})

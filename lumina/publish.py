@@ -7,16 +7,26 @@ file that is not JSON, a level with a bad field) is one short line on stderr
 naming the file, level and field, exit 2, no traceback. Progress goes to
 stderr; the one summary line of a successful build goes to stdout.
 
+Output safety (`lumina.safeio`): `--out` may not be, contain or sit above the
+working folder, the packs folder or the project; an existing `--out` is replaced
+only if it is empty or carries the marker file `.lumina-site` of an earlier
+publish. The new site is swapped in with one atomic exchange, so a kill at any
+instant leaves the old site or the new one complete; leftovers of a killed run are
+deleted by the next; a second publish to the same folder waits for the first.
+
 Exit codes: 0 published, 1 verification failed, 2 bad input.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from lumina import safeio
+from lumina.cli import ArgumentParser, one_line, run
 from lumina.render import site
+
+PROJECT = Path(__file__).resolve().parent.parent
 
 
 def _verify(paths: list[Path]) -> Any:
@@ -32,51 +42,54 @@ def _report_dict(report: Any) -> dict[str, Any]:
 
 
 def _input_errors() -> tuple[type[BaseException], ...]:
-    errs: list[type[BaseException]] = [site.SiteError, ValueError, OSError]
-    try:
-        from lumina.packfile import PackError
-        errs.insert(0, PackError)
-    except ImportError:  # pragma: no cover
-        pass
-    return tuple(errs)
+    from lumina.packfile import PackError
+    return (PackError, site.SiteError, ValueError, OSError)
 
 
-def _one_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-    return text if len(text) <= 300 else text[:297] + "..."
+def protected(packs: Path) -> list[Path]:
+    """Folders an --out must never be, contain or sit above."""
+    return [Path.cwd(), packs, PROJECT]
 
 
 def publish(packs: Path, out: Path) -> int:
     """Verify `packs`, then build into `out`. Returns the exit code."""
     errors = _input_errors()
     try:
-        if not packs.is_dir():
-            raise site.SiteError(f"{packs}: not a folder of packs")
-        paths = site.pack_paths(packs)
-        if not paths:
-            raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
-        print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
-        report = _verify(paths)
-        rep = _report_dict(report)
-        if not rep["ok"]:
-            for line in rep["lines"]:
-                print(line, file=sys.stderr)
-            failed = [f"{f.get('level')}: {f.get('reason')}" for p in rep["packs"] for f in p.get("failures", [])]
-            print(f"publish: refused: {len(failed)} level(s) failed verification"
-                  + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
-            return 1
-        print("publish: verified; building", file=sys.stderr)
-        writer = site.build(packs, out, verify=rep)
+        safeio.check_out(out, protect=protected(packs))      # before any work
+        with safeio.lock(out):                               # a second publish waits
+            return _publish(packs, out)
     except errors as e:
-        print(f"publish: {_one_line(e)}", file=sys.stderr)
+        print(one_line(f"publish: {e}"), file=sys.stderr)
         return 2
+
+
+def _publish(packs: Path, out: Path) -> int:
+    """Verify, render and swap in the site (the lock on `out` held)."""
+    if not packs.is_dir():
+        raise site.SiteError(f"{packs}: not a folder of packs")
+    paths = site.pack_paths(packs)
+    if not paths:
+        raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
+    print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
+    report = _verify(paths)
+    rep = _report_dict(report)
+    if not rep["ok"]:
+        for line in rep["lines"]:
+            print(line, file=sys.stderr)
+        failed = [f"{f.get('level')}: {f.get('reason')}" for p in rep["packs"] for f in p.get("failures", [])]
+        print(f"publish: refused: {len(failed)} level(s) failed verification"
+              + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
+        return 1
+    print("publish: verified; building", file=sys.stderr)
+    writer = site.render(site.gather(packs, rep))
+    safeio.replace_tree(writer.files, out, protect=protected(packs))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
     return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.publish", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m lumina.publish", description=__doc__.splitlines()[0])
     ap.add_argument("--packs", default="packs", type=Path, help="folder of packs (default: packs)")
     ap.add_argument("--out", default="site", type=Path, help="output folder (default: site)")
     args = ap.parse_args(argv)
@@ -84,4 +97,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -20,26 +20,23 @@ boards print moves and blocks with the board's own piece letters (`E+1 A+3`).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import UsageError, run
+from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.desc import from_desc, from_rush_hour, rush_hour_letters
 from lumina.engine import DEFAULT_STATE_CAP, Outcome, solve
 from lumina.model import Level, LevelError
-from lumina.packfile import PackError, read_level_file
+from lumina.packfile import PackError, read_level_file, read_text
+
+MAX_STATE_CAP = 2**31 - 1       # the engine's parent index is int32
 
 
 def read_rush_file(path: str) -> list[tuple[str, int | None, int | None]]:
     """(board, MM or None, CLUSTER or None) per non-blank line of a Rush Hour file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise PackError(f"{path}: cannot read: {e.strerror or e}") from None
+    text = read_text(path)
     rows = []
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
@@ -140,23 +137,20 @@ def _rush_board(source: str) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.solve", description=__doc__.split("\n")[0])
+    ap = ArgumentParser(prog="python -m lumina.solve", description=__doc__.split("\n")[0])
     ap.add_argument("source", nargs="?", help="level/pack JSON file, level desc, or Rush Hour board")
     ap.add_argument("--level", help="the level id inside a pack")
     ap.add_argument("--rush", metavar="FILE", help="file of Rush Hour boards (MM BOARD CLUSTER)")
-    ap.add_argument("--state-cap", type=int, default=DEFAULT_STATE_CAP)
+    ap.add_argument("--state-cap", type=int_in(1, MAX_STATE_CAP), default=DEFAULT_STATE_CAP,
+                    help=f"states explored before giving up (1..{MAX_STATE_CAP})")
     ap.add_argument("--json", action="store_true", help="print JSON lines instead of text")
     ap.add_argument("--analyse", action="store_true",
                     help="print the measures of difficulty (plans, dead blocks, traps, ...)")
-    ap.add_argument("--plan-cap", type=int, default=1_000_000,
+    ap.add_argument("--plan-cap", type=int_in(1, 10**12), default=1_000_000,
                     help="--analyse: count plans exactly up to this many")
-    ap.add_argument("--solution-cap", type=int, default=1_000_000,
+    ap.add_argument("--solution-cap", type=int_in(1, 10**12), default=1_000_000,
                     help="--analyse: count raw optimal solutions exactly up to this many")
     args = ap.parse_args(argv)
-    if args.state_cap < 1:
-        raise UsageError("--state-cap must be positive")
-    if args.plan_cap < 1 or args.solution_cap < 1:
-        raise UsageError("--plan-cap and --solution-cap must be positive")
     if args.analyse:
         return _main_analyse(args)
     if args.rush:

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import UsageError, run
+from lumina.cli import ArgumentParser, UsageError, run
 from lumina.engine import Board, Outcome, solve
 from lumina.generate import dag_analysis, family_key, signature
-from lumina.packfile import Pack, PackError, read_pack
+from lumina.packfile import Pack, PackError, pack_files, read_pack
 from lumina.worlds import (BEAM_MAX_DEAD_SHARE, BEAM_MAX_SOLUTIONS, GATES, MAX_DEAD_SHARE,
                            MAX_SOLUTIONS, world)
 
@@ -118,8 +118,8 @@ def check_tutorial(lv, number: int, res: PackResult) -> None:
     if not lv.tutorial:
         res.fail(lv.id, "level 1 of a world must be its hand-authored tutorial")
         return
-    if lv.solution is None:
-        return
+    if lv.solution is None or replay(lv, lv.solution):
+        return                  # no solution, or an illegal one (check_level names it)
     if number == 5:
         board = Board(lv)
         s = board.start
@@ -238,10 +238,10 @@ def verify_paths(paths: Sequence[str | Path]) -> VerifyReport:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.verify", description=__doc__.split("\n")[0])
-    ap.add_argument("packs", nargs="*", type=Path)
+    ap = ArgumentParser(prog="python -m lumina.verify", description=__doc__.split("\n")[0])
+    ap.add_argument("packs", nargs="*", type=Path, help="pack files or folders of packs")
     args = ap.parse_args(argv)
-    paths = args.packs or default_paths()
+    paths = pack_files(args.packs) if args.packs else default_paths()
     if not paths:
         raise UsageError("no packs given and none found under packs/")
     report = verify_paths(paths)

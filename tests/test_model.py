@@ -34,7 +34,8 @@ def full_levels(draw):
         d["optimal"] = len(solution)
         d["solution"] = [list(m) for m in solution]
     if draw(st.booleans()):
-        d["name"] = draw(st.text(min_size=1, max_size=12))
+        d["name"] = draw(st.text(st.characters(whitelist_categories=("L", "N", "P", "S", "Zs")),
+                                    min_size=1, max_size=12).filter(str.isprintable))  # display text
     if draw(st.booleans()):
         d["tutorial"] = True
     if draw(st.booleans()):

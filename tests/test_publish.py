@@ -55,6 +55,7 @@ def _sentinel_site(tmp_path: Path) -> Path:
     (out / "w1").mkdir(parents=True)
     (out / "index.html").write_text("the old site\n")
     (out / "w1" / "01.html").write_text("old level\n")
+    (out / ".lumina-site").write_text("an earlier publish built this folder\n")
     return out
 
 

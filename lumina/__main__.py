@@ -1,0 +1,32 @@
+"""`python -m lumina`: list the commands (each one is `python -m lumina.<command>`)."""
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from lumina.cli import ArgumentParser, run
+
+COMMANDS = (
+    ("publish", "[--packs packs] [--out site]", "verify the packs, then build the static site"),
+    ("verify", "[PACKS or FOLDERS...]", "re-solve every level from disk; exit 1 if any fails"),
+    ("generate", "[--world N] [--dailies] [--seed S] [--workers N] [--out DIR]",
+     "regenerate the packs (deterministic per seed)"),
+    ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE", "solve a level, desc or Rush Hour board"),
+    ("bench", "solver | generate | strategies | site", "benchmarks that print their figures"),
+    ("vectors", "", "emit the engine parity vectors for the JS tests"),
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = ArgumentParser(prog="python -m lumina", description=__doc__.splitlines()[0])
+    ap.parse_args(argv)
+    print("Lumina: generate, prove, verify and publish sliding-block puzzles.\n")
+    print("usage: python -m lumina.<command> [options]   (--help on any command)\n")
+    for name, args, what in COMMANDS:
+        print(f"  python -m lumina.{name} {args}".rstrip())
+        print(f"      {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)

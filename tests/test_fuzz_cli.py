@@ -1,0 +1,208 @@
+"""Fuzz test of the CLIs (issue 10): real levels, packs and Rush Hour files, mutated
+by hypothesis, run through solve, verify and publish in-process behind the same
+error boundary as `python -m` (`lumina.cli.guarded`).
+
+Whatever the input, a run must end with exit 0, 1 (levels failed) or 2 (bad
+input); exit 2 is exactly one line on stderr under 300 characters; never a
+traceback or an "internal error"; and no file changes outside the run's named
+output (the input folder and the project's packs/ are hashed before and after).
+
+Bounded for CI: LUMINA_FUZZ_EXAMPLES examples (default 60, about 30 s here). Run it
+longer locally, e.g.
+
+    LUMINA_FUZZ_EXAMPLES=5000 python -m pytest tests/test_fuzz_cli.py
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lumina import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = int(os.environ.get("LUMINA_FUZZ_EXAMPLES", "60"))
+RUSH = ROOT / "tests" / "data" / "rush-sample.txt"
+
+_PACK = json.loads((ROOT / "packs" / "world-5.json").read_text(encoding="utf-8"))
+BASE_PACK = {**{k: v for k, v in _PACK.items() if k != "levels"}, "levels": _PACK["levels"][:3]}
+BASE_LEVEL = json.loads((ROOT / "packs" / "world-2.json").read_text(encoding="utf-8"))["levels"][4]
+BASE_RUSH = "\n".join(RUSH.read_text(encoding="utf-8").splitlines()[:3]) + "\n"
+
+MAINS = {name: importlib.import_module(f"lumina.{name}").main for name in ("solve", "verify", "publish")}
+
+nasty_text = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from(["\ud800", "a\nerror: forged", "\x1b[2J", "x" * 5000, "", "w1-01", "٦", "../x",
+                     "\u2028", "NaN"]),
+)
+nasty_scalar = st.one_of(
+    st.integers(-3, 12), st.integers(-(2**70), 2**70), st.sampled_from([2**31, 10**30, 2**64]),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.none(), nasty_text,
+)
+nasty_json = st.recursive(nasty_scalar, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(nasty_text, inner, max_size=4)), max_leaves=8)
+
+
+def _paths(node, prefix=()):
+    """Every (path) into a JSON tree, the root included."""
+    yield prefix
+    if isinstance(node, dict):
+        for k in sorted(node):
+            yield from _paths(node[k], prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, prefix + (i,))
+
+
+def _set(tree, path, value, delete=False):
+    if not path:
+        return value
+    target = tree
+    for p in path[:-1]:
+        target = target[p]
+    if delete and isinstance(target, dict):
+        del target[path[-1]]
+    elif delete and isinstance(target, list):
+        target.pop(path[-1])
+    else:
+        target[path[-1]] = value
+    return tree
+
+
+@st.composite
+def mutated_json(draw, base):
+    tree = json.loads(json.dumps(base))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = list(_paths(tree))
+        path = draw(st.sampled_from(paths))
+        how = draw(st.sampled_from(["replace", "delete", "insert"]))
+        if how == "insert":
+            target = tree
+            for p in path:
+                target = target[p]
+            if isinstance(target, dict):
+                target[draw(nasty_text)] = draw(nasty_json)
+            elif isinstance(target, list):
+                target.insert(draw(st.integers(0, len(target))), draw(nasty_json))
+            continue
+        tree = _set(tree, path, draw(nasty_json), delete=(how == "delete" and bool(path)))
+    try:
+        return json.dumps(tree, ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
+    except (ValueError, OverflowError):
+        return b"{}"
+
+
+@st.composite
+def mutated_bytes(draw, raw: bytes):
+    how = draw(st.sampled_from(["truncate", "flip", "insert", "utf16", "latin1", "nest", "digits"]))
+    if how == "truncate":
+        return raw[:draw(st.integers(0, len(raw)))]
+    if how == "flip":
+        i = draw(st.integers(0, len(raw) - 1))
+        return raw[:i] + bytes([draw(st.integers(0, 255))]) + raw[i + 1:]
+    if how == "insert":
+        i = draw(st.integers(0, len(raw)))
+        return raw[:i] + draw(st.binary(max_size=8)) + raw[i:]
+    if how == "utf16":
+        return raw.decode("utf-8", "replace").encode("utf-16")
+    if how == "latin1":
+        return raw.decode("utf-8", "replace").encode("latin-1", "replace") + b"\xe9"
+    if how == "digits":                    # a number of thousands of digits
+        i = max(raw.find(b"1"), 0)
+        return raw[:i] + b"9" * draw(st.integers(20, 6000)) + raw[i:]
+    depth = draw(st.integers(30, 3000))
+    return b"[" * depth + raw + b"]" * depth
+
+
+def base_bytes(kind: str) -> bytes:
+    if kind == "pack":
+        return json.dumps(BASE_PACK).encode()
+    if kind == "level":
+        return json.dumps(BASE_LEVEL).encode()
+    return BASE_RUSH.encode()
+
+
+@st.composite
+def case(draw):
+    kind = draw(st.sampled_from(["pack", "level", "rush", "argv"]))
+    if kind == "argv":
+        source = draw(st.one_of(nasty_text, st.sampled_from(
+            ["6x5-R2-K0221C3112", "....B.....B.AA..B...................", "6x6-R2-K0221C4112-w55"])))
+        flags = draw(st.sampled_from([[], ["--state-cap", draw(st.sampled_from(
+            ["1", "1e20", "-1", "0x10", "2147483648", "1e3", "abc"]))], ["--json"], ["--level", "x"]]))
+        return kind, None, ["solve", source, *flags]
+    raw = base_bytes(kind)
+    if kind != "rush" and draw(st.booleans()):
+        data = draw(mutated_json(BASE_PACK if kind == "pack" else BASE_LEVEL))
+    else:
+        data = draw(mutated_bytes(raw))
+    if kind == "rush":
+        return kind, data, ["solve", "--rush", "{file}"]
+    command = draw(st.sampled_from(["solve", "verify", "publish"] if kind == "pack" else ["solve", "verify"]))
+    return kind, data, [command, "{file}"]
+
+
+def snapshot(*roots: Path, skip: Path | None = None) -> dict[str, str]:
+    out = {}
+    for root in roots:
+        for p in sorted(root.rglob("*")):
+            if skip is not None and (p == skip or skip in p.parents):
+                continue
+            if p.is_file():
+                out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.fixture(scope="module")
+def project_snapshot():
+    return snapshot(ROOT / "packs")
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(case())
+def test_fuzz_cli_one_line_no_traceback_no_stray_writes(project_snapshot, c):
+    kind, data, argv = c
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        packs = tmp / "packs"
+        packs.mkdir()
+        name = "world-5.json" if kind == "pack" else ("boards.txt" if kind == "rush" else "level.json")
+        if data is not None:
+            (packs / name).write_bytes(data)
+        out = tmp / "site-out"
+        command, *args = argv
+        args = [a.replace("{file}", str(packs / name)) for a in args]
+        if command == "publish":
+            args = ["--packs", str(packs), "--out", str(out)]
+        before = snapshot(tmp, skip=out)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            code = cli.guarded(MAINS[command], args, prog=f"lumina.{command}")
+        err = stderr.getvalue()
+        assert code in (0, 1, 2), (code, argv, err[-1000:])
+        assert "Traceback" not in err and "internal error" not in err, (argv, err[-2000:])
+        if code == 2:
+            lines = [ln for ln in err.splitlines() if not ln.startswith("publish: verifying")]
+            assert len(lines) == 1, (argv, err[-2000:])
+            assert len(lines[0]) < 300 and lines[0].isprintable(), lines[0][:400]
+        assert snapshot(tmp, skip=out) == before, f"{argv} changed files outside {out}"
+    # the project itself: checked once per example against the session snapshot
+    assert snapshot(ROOT / "packs") == project_snapshot
+
+
+def test_fuzz_leaves_no_lock_or_temp_files_in_the_project():
+    leftovers = [p.name for p in (ROOT / "packs").iterdir() if p.name.startswith(".")]
+    leftovers += [p.name for p in ROOT.iterdir() if p.name.startswith((".site.", ".lumina"))]
+    assert not leftovers, leftovers
