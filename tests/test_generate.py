@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from lumina import Outcome, solve
+from lumina import Outcome
+from lumina.engine import solve
 from lumina.engine import Board
 from lumina.generate import (candidate_from_state, flatten, generate_bucket, harvest_shift,
                              multi_source_sweep, solved_layout)

@@ -13,7 +13,8 @@ import pytest
 import reference as R
 
 import lumina.engine as E  # noqa: E402  (an unbuilt engine fails here, never skips)
-from lumina import Level, Outcome, solve  # noqa: E402
+from lumina import Level, Outcome  # noqa: E402
+from lumina.engine import solve  # noqa: E402
 
 LINES = R.rush_sample_lines()
 
