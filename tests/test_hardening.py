@@ -280,7 +280,7 @@ def test_unsafe_ids(tmp_path, bad_id):
 
 
 def test_one_line_escapes_and_shortens():
-    line = cli.one_line("file: level " + "x" * 100000 + "\nerror: forged \x1b[31m")
+    line = cli.one_line("file: \nerror: forged \x1b[31m level " + "x" * 100000)
     assert "\n" not in line and "\x1b" not in line and len(line) < 300
     assert "\\n" in line and "\\x1b" in line
 
