@@ -1,0 +1,46 @@
+"""The facts the site's JavaScript needs, defined once here and handed to every page as
+data (`<script type="application/json" id="site-data">`), never re-typed in JS:
+world gates, the daily pool and its date rule, the star rule, the block kinds.
+Parity vectors (lumina/vectors.py) hold the JS date rule and star rule to these."""
+from __future__ import annotations
+
+import datetime as _dt
+
+from . import model, worlds
+
+# The star rule (docs/RULES-DECISIONS.md). Moves are whole drags; "help" is any use of
+# Hint or Solution during the attempt (Undo and Reset are not help). Help caps a win at
+# TWO stars: three stars always mean the player found an optimal line unaided.
+STAR_RULE = {
+    "three_within": 0,   # moves <= par + 0, and no help: three stars
+    "two_within": 2,     # moves <= par + 2 (or any par-or-better win with help): two stars
+    "help_cap": 2,       # the most stars a helped win can earn
+    "one": "any win",    # any other win: one star
+}
+
+
+def stars(moves: int, par: int, helped: bool = False) -> int:
+    """Stars for a win in `moves` on a level of optimal `par` (the one definition)."""
+    if moves <= par + STAR_RULE["three_within"]:
+        earned = 3
+    elif moves <= par + STAR_RULE["two_within"]:
+        earned = 2
+    else:
+        earned = 1
+    return min(earned, STAR_RULE["help_cap"]) if helped else earned
+
+
+def day_index(day: _dt.date) -> int:
+    """The daily-pool index for a calendar date: days since the epoch, modulo the pool."""
+    return worlds.daily_index(day)
+
+
+def site_data() -> dict:
+    """The JSON object every page embeds as #site-data."""
+    return {
+        "gates": {str(n): g for n, g in sorted(worlds.GATES.items())},
+        "pool": worlds.DAILY_POOL,
+        "epoch": worlds.DAILY_EPOCH.isoformat(),
+        "stars": dict(STAR_RULE),
+        "kinds": list(model.KINDS),
+    }
