@@ -25,7 +25,6 @@ byte-identical whatever --workers is.
 """
 from __future__ import annotations
 
-import multiprocessing
 import random
 import sys
 import time
@@ -36,10 +35,11 @@ from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import Board, Outcome, backward_sweep, goal_sweep, measure, solve
+from lumina.executor import run_ordered
 from lumina.model import Analysis, Beam, Block, Exit, Level, LevelError, Mirror
 from lumina.packfile import write_pack_and_report
 from lumina.safeio import check_writable_folder
-from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, DAILY_SEED, WORLDS, Bucket, world
+from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
 
 GENERATOR_VERSION = "lumina-gen/1"
 PER_DEPTH = 60              # B2 harvest cap per depth (the article's 9.9 GB lesson)
@@ -437,45 +437,12 @@ def _bucket_job(args: tuple[Bucket, int]) -> BucketResult:
 # ---------------------------------------------------------------------------
 # Packs.
 
-class Progress:
-    """A progress bar on stderr (one line per step when stderr is not a terminal)."""
-
-    def __init__(self, label: str, total: int):
-        self.label, self.total, self.done = label, total, 0
-        self.tty = sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-
-    def step(self, note: str) -> None:
-        self.done += 1
-        width = 24
-        fill = width * self.done // max(1, self.total)
-        bar = "#" * fill + "." * (width - fill)
-        msg = (f"{self.label} [{bar}] {self.done}/{self.total} {note} "
-               f"({time.perf_counter() - self.t0:.1f}s)")
-        if self.tty:
-            print("\r" + msg.ljust(100), end="" if self.done < self.total else "\n",
-                  file=sys.stderr, flush=True)
-        else:
-            print(msg, file=sys.stderr, flush=True)
-
-
-def run_buckets(label: str, buckets: Sequence[Bucket], seed: int, workers: int) -> list[BucketResult]:
-    """Generate buckets, in parallel when workers > 1; results in bucket order."""
-    jobs = [(b, seed) for b in buckets]
-    prog = Progress(label, len(jobs))
-    results = []
-    if workers <= 1:
-        for job in jobs:
-            r = _bucket_job(job)
-            prog.step(r.bucket)
-            results.append(r)
-        return results
-    ctx = multiprocessing.get_context("fork")
-    with ctx.Pool(workers) as pool:
-        for r in pool.imap(_bucket_job, jobs):
-            prog.step(r.bucket)
-            results.append(r)
-    return results
+def run_buckets(label: str, buckets: Sequence[Bucket], seed: int, workers: int,
+                scheduler: str | None = None) -> list[BucketResult]:
+    """Generate buckets through the executor seam (this process, a local pool, or the
+    Dask cluster at `scheduler`); results in bucket order."""
+    return run_ordered(_bucket_job, [(b, seed) for b in buckets], workers=workers,
+                       scheduler=scheduler, label=label, names=[b.name for b in buckets])
 
 
 def print_report(label: str, results: Sequence[BucketResult]) -> None:
@@ -488,10 +455,11 @@ def print_report(label: str, results: Sequence[BucketResult]) -> None:
               f"({rep['layouts']} layouts)  rejected: {rej}")
 
 
-def _world_pack(number: int, seed: int | None, workers: int, out: Path) -> list[str]:
+def _world_pack(number: int, seed: int | None, workers: int, out: Path,
+                scheduler: str | None = None) -> list[str]:
     w = world(number)
     seed = w.seed if seed is None else seed
-    results = run_buckets(f"world {number}", w.buckets, seed, workers)
+    results = run_buckets(f"world {number}", w.buckets, seed, workers, scheduler)
     print_report(f"World {number} ({w.name}) seed {seed}", results)
     failures = [r.failed for r in results if r.failed]
     levels = [w.tutorial] + [lv for r in results for lv in r.levels]
@@ -526,19 +494,29 @@ def interleave_dailies(results: Sequence[BucketResult]) -> list[Level]:
     return out
 
 
-def _dailies_pack(seed: int | None, workers: int, out: Path) -> list[str]:
+def dailies_pack_name(pool: int) -> str:
+    """`dailies` for the site's pool of 174; `dailies-pool-N` for any other size, so a
+    bigger or smaller pool never replaces the committed one (verify and publish read
+    only `dailies.json`)."""
+    return "dailies" if pool == DAILY_POOL else f"dailies-pool-{pool}"
+
+
+def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | None = None,
+                  pool: int = DAILY_POOL) -> list[str]:
     seed = DAILY_SEED if seed is None else seed
-    results = run_buckets("dailies", DAILY_BUCKETS, seed, workers)
-    print_report(f"Daily pool seed {seed}", results)
+    name = dailies_pack_name(pool)
+    results = run_buckets(name, scaled_daily_buckets(pool), seed, workers, scheduler)
+    print_report(f"Daily pool seed {seed}" + ("" if pool == DAILY_POOL else f" ({pool} levels)"),
+                 results)
     failures = [r.failed for r in results if r.failed]
     levels = [lv.replace(id=f"d-{i:03d}") for i, lv in enumerate(interleave_dailies(results), 1)]
-    if not failures and len(levels) != DAILY_POOL:
-        failures.append(f"daily pool has {len(levels)} levels, expected {DAILY_POOL}")
-    meta = {"pack": "dailies", "name": "Daily pool", "world": None, "mechanic": "mixed",
+    if not failures and len(levels) != pool:
+        failures.append(f"daily pool has {len(levels)} levels, expected {pool}")
+    meta = {"pack": name, "name": "Daily pool", "world": None, "mechanic": "mixed",
             "seed": seed, "generator": GENERATOR_VERSION}
     if not failures:
-        write_pack_and_report(out, "dailies", meta, levels,
-                              {"pack": "dailies", "seed": seed, "generator": GENERATOR_VERSION,
+        write_pack_and_report(out, name, meta, levels,
+                              {"pack": name, "seed": seed, "generator": GENERATOR_VERSION,
                                "buckets": [r.report for r in results]})
     return failures
 
@@ -577,21 +555,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
     ap.add_argument("--workers", type=int_in(1, 64), default=1)
     ap.add_argument("--out", type=Path, default=Path("packs"))
+    ap.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run the bucket tasks on this Dask scheduler (tcp://HOST:8786); "
+                         "--workers is then how many cluster workers to wait for")
+    ap.add_argument("--pool", type=int_in(1, 100_000), default=DAILY_POOL,
+                    help=f"daily pool size with --dailies (default {DAILY_POOL}; another size "
+                         "writes dailies-pool-N.json)")
     args = ap.parse_args(argv)
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     if args.dailies and args.world:
         raise UsageError("--dailies and --world are separate runs")
+    if args.pool != DAILY_POOL and not args.dailies:
+        raise UsageError("--pool is the size of the daily pool: use it with --dailies")
     for n in args.world or ():
         if n not in {w.number for w in WORLDS}:
             raise UsageError(f"--world {n}: worlds are 1..{len(WORLDS)}")
     check_writable_folder(args.out)         # before any work, not after the whole world
     failures: list[str] = []
     if args.dailies:
-        failures += _dailies_pack(args.seed, args.workers, args.out)
+        failures += _dailies_pack(args.seed, args.workers, args.out, args.scheduler, args.pool)
     else:
         for n in args.world or [w.number for w in WORLDS]:
-            failures += _world_pack(n, args.seed, args.workers, args.out)
+            failures += _world_pack(n, args.seed, args.workers, args.out, args.scheduler)
     for f in failures:
         print(f"FAILED: {f} (nothing written for that pack)", file=sys.stderr)
     return 1 if failures else 0

@@ -16,6 +16,7 @@ row 1). Its only optimal solution moves B down, then slides the key out:
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from dataclasses import dataclass, field
 
@@ -182,6 +183,25 @@ DAILY_BUCKETS: tuple[Bucket, ...] = tuple(
                                      "twists": {"ice": 1}}),
     )))
 assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
+
+
+def scaled_daily_buckets(n: int) -> tuple[Bucket, ...]:
+    """The daily buckets with `levels` scaled so they sum to `n` (`--dailies --pool N`).
+
+    Largest-remainder rounding, ties to the earlier bucket, so the split is a pure
+    function of `n`; buckets scaled to no level are left out (names, and so seeds, of
+    the others are unchanged). `n == DAILY_POOL` returns DAILY_BUCKETS itself."""
+    if n < 1:
+        raise ValueError(f"a daily pool has at least 1 level, not {n}")
+    if n == DAILY_POOL:
+        return DAILY_BUCKETS
+    shares = [(b.levels * n) // DAILY_POOL for b in DAILY_BUCKETS]
+    left = n - sum(shares)
+    by_remainder = sorted(range(len(DAILY_BUCKETS)),
+                          key=lambda i: (-((DAILY_BUCKETS[i].levels * n) % DAILY_POOL), i))
+    for i in by_remainder[:left]:
+        shares[i] += 1
+    return tuple(dataclasses.replace(b, levels=k) for b, k in zip(DAILY_BUCKETS, shares) if k)
 
 
 def world(number: int) -> World:

@@ -1,0 +1,228 @@
+"""The generator's one executor seam: independent tasks, results in job order.
+
+    run_ordered(fn, jobs)                                   # in this process
+    run_ordered(fn, jobs, workers=4)                        # a local process pool (fork)
+    run_ordered(fn, jobs, scheduler="tcp://host:8786")      # a Dask distributed cluster
+
+The task function, its inputs and the ordered gathering are the same for every
+backend, so the results (and the packs built from them) are the same bytes whichever
+runs them: each task is seeded by its inputs alone and nothing depends on which
+worker, or in which order, it finishes.
+
+Progress goes to stderr as tasks finish (in any order): a tqdm bar on a terminal, one
+plain line per finished task otherwise (a log or CI keeps every line).
+
+On a cluster (`pip install -e '.[cluster]'`): a worker lost mid-run has its task
+rerun elsewhere by Dask (the scheduler's `allowed-failures`; `retries` reruns a task
+that raised), and results are only returned once all have arrived, so a caller writing
+a pack never writes half of one. A scheduler that cannot be reached, that has no
+workers, or whose workers run a different Lumina is a one-line `ClusterError` (exit 2
+at the CLI boundary) before any task is sent. The connect timeout is Dask's
+`distributed.comm.timeouts.connect` when set (for example
+`DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=3s`), else CONNECT_TIMEOUT.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import multiprocessing
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence, TypeVar
+
+from tqdm import tqdm
+
+from lumina.cli import UsageError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+CONNECT_TIMEOUT = "10s"     # to reach the scheduler
+WORKER_WAIT = 120           # seconds to wait for the first (or --workers) workers to join
+_PKG = Path(__file__).resolve().parent
+
+
+class ClusterError(UsageError):
+    """The cluster cannot run the job: unreachable, no workers, different code, or a
+    task that keeps killing its workers. Nothing is written."""
+
+
+# ---------------------------------------------------------------------------
+# Progress.
+
+class _Progress:
+    """Finished tasks on stderr: tqdm's bar on a terminal, else one line per task."""
+
+    def __init__(self, label: str, total: int, where: str):
+        self.label, self.total, self.done = label, total, 0
+        self.t0 = time.perf_counter()
+        self.bar = None
+        if sys.stderr.isatty():
+            self.bar = tqdm(total=total, desc=label or "tasks", unit="task", file=sys.stderr,
+                            dynamic_ncols=True, leave=True)
+            self.bar.set_postfix_str(where, refresh=False)
+        else:
+            print(f"{label or 'tasks'}: {total} tasks {where}", file=sys.stderr, flush=True)
+
+    def step(self, note: str) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str(note, refresh=False)
+            self.bar.update(1)
+        else:
+            print(f"{self.label or 'tasks'}: {self.done}/{self.total} {note} "
+                  f"({time.perf_counter() - self.t0:.1f}s)", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _note(names: Sequence[str] | None, i: int) -> str:
+    return names[i] if names is not None else f"#{i + 1}"
+
+
+# ---------------------------------------------------------------------------
+# The seam.
+
+def run_ordered(fn: Callable[[T], R], jobs: Iterable[T], *, workers: int = 1,
+                scheduler: str | None = None, label: str = "", retries: int = 2,
+                names: Sequence[str] | None = None) -> list[R]:
+    """`[fn(job) for job in jobs]`, run in this process (workers 1), on a local pool of
+    `workers` processes, or on the Dask cluster at `scheduler` (then `workers` is how
+    many cluster workers to wait for before sending tasks). `fn` must be a module-level
+    function (pickled by reference). `names[i]` labels job i in the progress lines."""
+    jobs = list(jobs)
+    if names is not None and len(names) != len(jobs):
+        raise ValueError("one name per job")
+    if scheduler:
+        return _run_on_cluster(fn, jobs, scheduler, workers, label, retries, names)
+    where = "in this process" if workers <= 1 or len(jobs) <= 1 else f"on {workers} local workers"
+    prog = _Progress(label, len(jobs), where)
+    try:
+        if workers <= 1 or len(jobs) <= 1:
+            results = []
+            for i, job in enumerate(jobs):
+                results.append(fn(job))
+                prog.step(_note(names, i))
+            return results
+        return _run_on_pool(fn, jobs, workers, prog, names)
+    finally:
+        prog.close()
+
+
+def _run_on_pool(fn: Callable[[T], R], jobs: list[T], workers: int, prog: _Progress,
+                 names: Sequence[str] | None) -> list[R]:
+    """A fork-context process pool; a worker that dies is an error, not a hang."""
+    out: list[Any] = [None] * len(jobs)
+    ctx = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(min(workers, len(jobs)), mp_context=ctx) as pool:
+        index = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
+        try:
+            for fut in concurrent.futures.as_completed(index):
+                i = index[fut]
+                out[i] = fut.result()
+                prog.step(_note(names, i))
+        except concurrent.futures.process.BrokenProcessPool:
+            raise ClusterError("a local worker process died (killed, or out of memory?); "
+                               "nothing written") from None
+        except BaseException:
+            for f in index:
+                f.cancel()
+            raise
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Dask.
+
+def code_fingerprint() -> str:
+    """A digest of this Lumina's sources (Python and Cython): two processes with the
+    same fingerprint generate the same bytes."""
+    h = hashlib.sha256()
+    for p in sorted(list(_PKG.rglob("*.py")) + list(_PKG.rglob("*.pyx")) + list(_PKG.rglob("*.pxd"))):
+        h.update(p.relative_to(_PKG).as_posix().encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def _connect(address: str, wait_for: int):
+    """A Client on `address` with at least `wait_for` workers running this code."""
+    try:
+        import dask
+        from dask.distributed import Client
+        from distributed.comm import resolve_address
+    except ImportError:
+        raise ClusterError("--scheduler needs Dask: pip install -e '.[cluster]'") from None
+    try:                                # checked first: a Client on a bad address hangs on exit
+        resolve_address(address)
+    except (ValueError, OSError) as e:
+        raise ClusterError(f"--scheduler {address}: not a scheduler address ({e}); "
+                           "expected tcp://HOST:PORT") from None
+    timeout = dask.config.get("distributed.comm.timeouts.connect", None) or CONNECT_TIMEOUT
+    if str(timeout) == "30s":            # Dask's own default: too long to wait on a typo
+        timeout = CONNECT_TIMEOUT
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except Exception as e:              # OSError, TimeoutError, ValueError for a bad address
+        raise ClusterError(f"--scheduler {address}: cannot reach the Dask scheduler ({e})") from None
+    try:
+        try:
+            client.wait_for_workers(max(1, wait_for), timeout=WORKER_WAIT)
+        except Exception:
+            have = len(client.nthreads())
+            raise ClusterError(f"--scheduler {address}: {have} worker(s) joined in {WORKER_WAIT} s, "
+                               f"waiting for {max(1, wait_for)} (start some: dask worker {address})"
+                               ) from None
+        mine = code_fingerprint()
+        theirs = client.run(code_fingerprint)
+        odd = sorted(w for w, fp in theirs.items() if fp != mine)
+        if odd:
+            raise ClusterError(f"--scheduler {address}: worker {odd[0]} runs a different Lumina "
+                               f"({len(odd)} of {len(theirs)} workers; install the same commit and "
+                               "build the engine on every worker)")
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def _run_on_cluster(fn: Callable[[T], R], jobs: list[T], address: str, workers: int,
+                    label: str, retries: int, names: Sequence[str] | None) -> list[R]:
+    from dask.distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    client = _connect(address, workers)
+    try:
+        n = len(client.nthreads())
+        prog = _Progress(label, len(jobs), f"on the cluster at {address} ({n} workers)")
+        run = uuid.uuid4().hex[:8]
+        tag = "".join(c if c.isalnum() else "-" for c in (label or "tasks"))
+        keys = [f"{getattr(fn, '__name__', 'task')}-{tag}-{i:05d}-{run}" for i in range(len(jobs))]
+        futures = client.map(fn, jobs, key=keys, retries=retries, pure=False)
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(jobs)
+        try:
+            for fut in as_completed(futures, loop=client.loop):
+                i = index[fut.key]
+                out[i] = fut.result()
+                prog.step(_note(names, i))
+        except KilledWorker as e:
+            i = index.get(e.args[0] if e.args else None)
+            tries = e.args[2] + 1 if len(e.args) > 2 and isinstance(e.args[2], int) else "several"
+            raise ClusterError(f"task {_note(names, i) if i is not None else '?'} lost {tries} "
+                               "workers in a row (killed, or out of memory?); nothing written"
+                               ) from None
+        finally:
+            prog.close()
+            client.cancel(futures)
+        return out
+    finally:
+        client.close()
+
+
+__all__ = ["run_ordered", "ClusterError", "code_fingerprint", "CONNECT_TIMEOUT"]
