@@ -1,0 +1,225 @@
+"""Generation on a Dask cluster: the same bytes as one process, whatever happens to
+the workers; an unreachable cluster is one line and exit 2.
+
+One local cluster (2 worker processes, one thread each) serves the whole module.
+Task functions defined here reach the workers by reference (the workers are spawned
+with this process's sys.path)."""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+distributed = pytest.importorskip("distributed")      # the cluster extra (CI installs it)
+
+from lumina import cli, generate  # noqa: E402
+from lumina.executor import ClusterError, run_ordered  # noqa: E402
+from lumina.packfile import read_pack  # noqa: E402
+from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, scaled_daily_buckets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKS = ROOT / "packs"
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as c:
+        yield c
+
+
+def _gen(out: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lumina.generate", "--out", str(out), *args],
+                          cwd=ROOT, capture_output=True, text=True, env=ENV, timeout=900)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+# ---------------------------------------------------------------------------
+# Task functions (module level: pickled by reference).
+
+def _late_square(x: int) -> tuple[int, int]:
+    """Early jobs finish last, so gathering in completion order would scramble them."""
+    time.sleep(0.05 * (5 - x % 6))
+    return x, x * x
+
+
+def _die_once(marker: str, job):
+    """Kill this worker process the first time any task runs (exactly once: the
+    marker is created exclusively), then behave as the real bucket task."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        return generate.generate_bucket(*job)
+    os.write(fd, str(os.getpid()).encode())
+    os.close(fd)
+    os._exit(1)
+
+
+def _always_die(_job):
+    os._exit(1)
+
+
+def _die_in_child(x: int) -> int:
+    if x == 3:
+        os._exit(1)
+    return x
+
+
+# ---------------------------------------------------------------------------
+# The pool size.
+
+@pytest.mark.parametrize("n", [1, 2, 9, 10, 11, 12, 100, 173, 174, 175, 349, 1000, 4321])
+def test_scaled_daily_buckets_sum_to_the_pool(n):
+    buckets = scaled_daily_buckets(n)
+    assert sum(b.levels for b in buckets) == n
+    assert all(b.levels >= 1 for b in buckets)
+    names = [b.name for b in DAILY_BUCKETS]
+    assert [b.name for b in buckets] == [x for x in names if x in {b.name for b in buckets}]
+    by_name = {b.name: b for b in DAILY_BUCKETS}
+    for b in buckets:     # largest remainder: every bucket within one level of its exact share
+        assert abs(b.levels - by_name[b.name].levels * n / DAILY_POOL) < 1
+        assert dataclasses.replace(b, levels=by_name[b.name].levels) == by_name[b.name]
+    assert scaled_daily_buckets(n) == buckets          # a pure function of n
+
+
+def test_scaled_daily_buckets_of_the_site_pool_is_the_pool():
+    assert scaled_daily_buckets(DAILY_POOL) is DAILY_BUCKETS
+
+
+def test_pool_needs_dailies_and_a_size(capsys):
+    for argv in (["--world", "1", "--pool", "12"], ["--dailies", "--pool", "0"]):
+        assert cli.guarded(generate.main, argv) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and "--pool" in err[0], err
+
+
+def test_other_pool_sizes_never_replace_the_committed_pool():
+    assert generate.dailies_pack_name(DAILY_POOL) == "dailies"
+    assert generate.dailies_pack_name(12) == "dailies-pool-12"
+
+
+# ---------------------------------------------------------------------------
+# The seam.
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_run_ordered_keeps_job_order_locally(workers):
+    jobs = list(range(8))
+    assert run_ordered(_late_square, jobs, workers=workers) == [(x, x * x) for x in jobs]
+
+
+def test_run_ordered_keeps_job_order_on_the_cluster(cluster):
+    jobs = list(range(8))
+    got = run_ordered(_late_square, jobs, workers=2, scheduler=cluster.scheduler_address)
+    assert got == [(x, x * x) for x in jobs]
+
+
+def test_progress_is_one_line_per_finished_task_off_a_terminal(capsys):
+    run_ordered(_late_square, [0, 1, 2], label="demo", names=["a", "b", "c"])
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4 and err[0].startswith("demo: 3 tasks")
+    assert [line.split()[1:3] for line in err[1:]] == [["1/3", "a"], ["2/3", "b"], ["3/3", "c"]]
+
+
+def test_local_worker_death_is_an_error_not_a_hang():
+    # multiprocessing.Pool.imap waits forever for a task whose worker died
+    with pytest.raises(ClusterError, match="died"):
+        run_ordered(_die_in_child, list(range(6)), workers=2)
+
+
+# ---------------------------------------------------------------------------
+# Same bytes through --scheduler.
+
+@pytest.mark.slow
+def test_world_through_the_scheduler_is_byte_identical(cluster, tmp_path):
+    local, remote = tmp_path / "local", tmp_path / "cluster"
+    proc = _gen(local, "--world", "1", "--workers", "1")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _gen(remote, "--world", "1", "--scheduler", cluster.scheduler_address, "--workers", "2")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "on the cluster at" in proc.stderr and "5/5" in proc.stderr
+    assert _files(remote) == _files(local)
+    assert set(_files(remote)) == {"world-1.json", "report-world-1.json"}
+    for name in ("world-1.json", "report-world-1.json"):
+        assert (remote / name).read_bytes() == (PACKS / name).read_bytes(), name
+
+
+@pytest.mark.slow
+def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, tmp_path):
+    local, remote = tmp_path / "local", tmp_path / "cluster"
+    proc = _gen(local, "--dailies", "--pool", "12", "--workers", "1")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    proc = _gen(remote, "--dailies", "--pool", "12", "--scheduler", cluster.scheduler_address)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert _files(remote) == _files(local)
+    assert set(_files(remote)) == {"dailies-pool-12.json", "report-dailies-pool-12.json"}
+    pack = read_pack(remote / "dailies-pool-12.json")
+    assert [lv.id for lv in pack.levels] == [f"d-{i:03d}" for i in range(1, 13)]
+    assert pack.meta["pack"] == "dailies-pool-12"
+
+
+@pytest.mark.slow
+def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, monkeypatch):
+    marker = tmp_path / "killed"
+    monkeypatch.setattr(generate, "_bucket_job", functools.partial(_die_once, str(marker)))
+    before = set(cluster.scheduler_info["workers"])
+    out = tmp_path / "out"
+    code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
+                                       "--out", str(out)])
+    assert code == 0
+    pid = int(marker.read_text())                     # a worker did die mid-run
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert set(cluster.scheduler_info["workers"]) != before   # ... and was replaced
+    for name in ("world-1.json", "report-world-1.json"):
+        assert (out / name).read_bytes() == (PACKS / name).read_bytes(), name
+
+
+@pytest.mark.slow
+def test_task_that_keeps_killing_workers_is_one_line_and_writes_nothing(cluster, tmp_path, capsys,
+                                                                         monkeypatch):
+    monkeypatch.setattr(generate, "_bucket_job", _always_die)
+    out = tmp_path / "out"
+    out.mkdir()
+    code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
+                                       "--out", str(out)])
+    assert code == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    assert len(err) == 1 and "nothing written" in err[0], err
+    assert list(out.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------
+# No cluster.
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:{port}", "nonsense::", "tcp://no-such-host.invalid:8786"],
+                         ids=["refused", "malformed", "unknown-host"])
+def test_unreachable_scheduler_is_one_line_exit_2(tmp_path, address):
+    address = address.format(port=_free_port())
+    out = tmp_path / "out"
+    out.mkdir()
+    env = {**ENV, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+    proc = subprocess.run([sys.executable, "-m", "lumina.generate", "--world", "1", "--out", str(out),
+                           "--scheduler", address], cwd=ROOT, capture_output=True, text=True,
+                          env=env, timeout=120)      # a hang fails here
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert err[0].startswith("lumina.generate: error: --scheduler ") and address in err[0]
+    assert list(out.iterdir()) == []
