@@ -1,4 +1,4 @@
-"""`python -m lumina.bench {solver,generate,strategies,site}`: timings as printed
+"""`python -m lumina.bench {solver,generate,strategies,site,analyse,sweep,cluster}`: timings as printed
 figures, never pass/fail. Ratios are measured side by side in one run, in CPU
 seconds of this process (the machine is shared, so wall time is noisier).
 
@@ -8,6 +8,7 @@ seconds of this process (the machine is shared, so wall time is noisier).
     python -m lumina.bench site        the static site build
     python -m lumina.bench analyse     measure() on every rush-sample board: time, plans by depth
     python -m lumina.bench sweep       exact sweep vs crystal sweep on the same 6x6 layouts
+    python -m lumina.bench cluster     a daily pool on the local pool vs a local Dask cluster
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import ArgumentParser, UsageError, run
+from lumina.cli import ArgumentParser, UsageError, int_in, run
 
 _ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RUSH = next((p for p in (_ROOT.parent / "shared" / "reference" / "rush-sample.txt",
@@ -171,6 +172,84 @@ def bench_sweep(layouts: int, seed: int) -> int:
     return 0
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+# Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also freezes
+# glibc's mmap threshold: every large sweep array is mmap'd and faulted in afresh
+# (measured: twice the page faults and system time of one bucket); the worker's
+# sampling profiler walks the running task's stack every 10 ms. Both off:
+TUNED_WORKERS = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                 "distributed.worker.profile.enabled": False}
+
+
+def bench_cluster(pool: int, workers: int) -> int:
+    """`--dailies --pool N` three times in one run: on the local process pool of
+    `workers` processes, then on a local Dask cluster of as many single-thread worker
+    processes (the same cores) with Dask's defaults, then with TUNED_WORKERS. Prints
+    wall and CPU seconds of each (CPU: this process plus its pool children, or plus
+    the cluster's worker processes), the ratios to the local pool and whether the
+    bytes agree."""
+    import contextlib
+    import io
+
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise UsageError("bench cluster needs Dask: pip install -e '.[cluster]'") from None
+    from lumina.generate import _dailies_pack, dailies_pack_name
+
+    def cpu_children() -> float:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
+
+    rows: dict[str, tuple[float, float, float, list[str]]] = {}
+    starts: dict[str, float] = {}
+    same: dict[str, bool] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        local = Path(tmp) / "local"
+        local.mkdir()
+        print(f"bench: daily pool of {pool} levels ({dailies_pack_name(pool)}), {workers} workers")
+        w0, c0, k0 = time.perf_counter(), time.process_time(), cpu_children()
+        with contextlib.redirect_stdout(io.StringIO()):
+            failed = _dailies_pack(None, workers, local, None, pool)
+        rows["local pool"] = (time.perf_counter() - w0, time.process_time() - c0,
+                              cpu_children() - k0, failed)
+        for name, config in (("local cluster", {}), ("tuned cluster", TUNED_WORKERS)):
+            out = Path(tmp) / name.replace(" ", "-")
+            out.mkdir()
+            with dask.config.set(config):
+                t = time.perf_counter()
+                with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, \
+                        Client(cluster, set_as_default=False) as client:
+                    starts[name] = time.perf_counter() - t
+                    k0 = sum(client.run(time.process_time).values())
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        failed = _dailies_pack(None, workers, out, cluster.scheduler_address, pool)
+                    wall, here = time.perf_counter() - w0, time.process_time() - c0
+                    there = sum(client.run(time.process_time).values()) - k0
+                    rows[name] = (wall, here, there, failed)
+            same[name] = _files(out) == _files(local)
+    lw, lh, lt, _ = rows["local pool"]
+    print(f"{'':14} {'wall s':>7} {'CPU s':>7} {'workers':>8} {'here':>6} {'wall x':>7} "
+          f"{'CPU x':>6} {'start s':>8}  same bytes")
+    for name, (wall, here, there, failed) in rows.items():
+        print(f"{name:14} {wall:>7.1f} {here + there:>7.1f} {there:>8.1f} {here:>6.1f} "
+              f"{wall / max(lw, 1e-9):>6.2f}x {(here + there) / max(lh + lt, 1e-9):>5.2f}x "
+              f"{starts.get(name, 0.0):>8.1f}  "
+              + ("-" if name == "local pool" else "yes" if same[name] else "NO")
+              + (f"  FAILED: {failed[0]}" if failed else ""))
+    print("(CPU = workers (pool children or cluster worker processes) + here (this process: "
+          "for a local cluster also its scheduler and nannies); x = against the local pool; "
+          "cluster start-up not in wall; tuned = workers without Dask's "
+          "MALLOC_TRIM_THRESHOLD_ and sampling profiler)")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.bench", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -191,7 +270,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     sw = sub.add_parser("sweep", help="exact sweep vs crystal sweep on the same 6x6 layouts")
     sw.add_argument("--layouts", type=int, default=20, help="layouts per bucket")
     sw.add_argument("--seed", type=int, default=1)
+    cl = sub.add_parser("cluster", help="a daily pool: local process pool vs a local Dask cluster")
+    cl.add_argument("--pool", type=int_in(1, 100_000), default=1000, help="daily pool size")
+    cl.add_argument("--workers", type=int_in(1, 64), default=2,
+                    help="pool processes, and cluster workers (one thread each)")
     args = ap.parse_args(argv)
+    if args.what == "cluster":
+        return bench_cluster(args.pool, args.workers)
     if args.what == "analyse":
         if not args.rush.exists():
             raise UsageError(f"{args.rush}: no such file (pass --rush)")
