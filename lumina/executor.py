@@ -61,8 +61,7 @@ class _Progress:
         self.bar = None
         if sys.stderr.isatty():
             self.bar = tqdm(total=total, desc=label or "tasks", unit="task", file=sys.stderr,
-                            dynamic_ncols=True, leave=True)
-            self.bar.set_postfix_str(where, refresh=False)
+                            dynamic_ncols=True, leave=True, postfix=where)
         else:
             print(f"{label or 'tasks'}: {total} tasks {where}", file=sys.stderr, flush=True)
 
