@@ -13,7 +13,10 @@ The score of a layout is its component's deepest real par; for a spec with twist
 is the deepest BINDING par (a twist level must need its twist), so the search climbs
 toward levels that can ship. Ties are broken toward more starts at that depth (a wider
 plateau is a likelier step to the next depth). The key never leaves the lantern (beam
-layouts: the light reaches it), so every layout searched is solved.
+layouts: the light reaches it), so every layout searched is solved. A run that finds no
+new best for `Tuning.stall` sweeps restarts from a fresh random layout (the best is
+kept): depth comes in bursts from lucky lineages, and a stuck one rarely recovers
+(measured in docs/DEEP.md).
 
 Deterministic per seed: one `random.Random(f"lumina-deep:{seed}")` drives every choice,
 the sweep is exact, and the budget counts sweeps (and reports states swept), never
