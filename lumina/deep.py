@@ -13,7 +13,10 @@ The score of a layout is its component's deepest real par; for a spec with twist
 is the deepest BINDING par (a twist level must need its twist), so the search climbs
 toward levels that can ship. Ties are broken toward more starts at that depth (a wider
 plateau is a likelier step to the next depth). The key never leaves the lantern (beam
-layouts: the light reaches it), so every layout searched is solved.
+layouts: the light reaches it), so every layout searched is solved. A run that finds no
+new best for `Tuning.stall` sweeps restarts from a fresh random layout (the best is
+kept): depth comes in bursts from lucky lineages, and a stuck one rarely recovers
+(measured in docs/DEEP.md).
 
 Deterministic per seed: one `random.Random(f"lumina-deep:{seed}")` drives every choice,
 the sweep is exact, and the budget counts sweeps (and reports states swept), never
@@ -59,7 +62,8 @@ class Tuning:
     walk: float = 0.5            # chance of a walk of crystal slides before a mutation
     walk_steps: int = 3
     double: float = 0.25         # chance of a second mutation in the same step
-    stall: int = 3000            # sweeps without a new best -> restart from the best
+    stall: int = 1000            # sweeps without a new run best -> restart
+    restart: str = "fresh"       # "fresh": a new random layout; "best": the best so far
     tie: str = "dense"           # "dense": more starts at the deepest par; "tight": fewer positions; "none"
     weights: tuple[tuple[str, int], ...] = (
         ("add", 3), ("remove", 3), ("move", 4), ("nudge", 4), ("resize", 2), ("turn", 2),
@@ -560,6 +564,7 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
     history = [cur_score] * tuning.history
     names = [n for n, w in tuning.weights for _ in range(w)]
     since_best = 0
+    run_best = cur_score
     step = 0
     idle = 0
     while reached is None and sweeps < search_budget:
@@ -593,13 +598,26 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
                 trace.append((sweeps, metric))
                 if metric >= target:
                     reached = sweeps
+        if score > run_best:
+            run_best = score
             since_best = 0
         else:
             since_best += 1
-            if since_best >= tuning.stall:
-                cur_blockers, cur_walls, cur_score = list(best_blockers), list(best_walls), best_score
-                history = [cur_score] * tuning.history
+            if since_best >= tuning.stall and sweeps < search_budget:
                 since_best = 0
+                if tuning.restart == "fresh":      # a new layout, a new lantern: a new run
+                    lv = random_layout(spec, rng)
+                    frame = _frame_of(lv, spec)
+                    cur_blockers = [b for b in lv.blocks if b.kind != "key"]
+                    cur_walls = sorted(lv.walls)
+                    cur_score = -2.0                # its first neighbour is taken
+                else:
+                    frame = _frame_of(best_level, spec)
+                    cur_blockers = [b for b in best_level.blocks if b.kind != "key"]
+                    cur_walls = sorted(best_level.walls)
+                    cur_score = best_score
+                run_best = cur_score
+                history = [cur_score] * tuning.history
     final = exact_sweep(best_level, per_depth=per_depth, seed=seed, state_cap=state_cap,
                         binding_only=binding)
     sweeps += 1

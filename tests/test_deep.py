@@ -189,3 +189,12 @@ def test_bench_deep_bad_flags_exit_2(args):
 def test_bench_spec_sizes():
     assert bench_spec(6, 6).blockers == (7, 14)
     assert bench_spec(4, 4).blockers[1] <= 15
+
+
+def test_restarts_keep_the_best_and_stay_deterministic():
+    tuning = Tuning(stall=15)                 # many fresh restarts within the budget
+    a = search(CRYSTAL_5, 12, target=99, budget_sweeps=120, tuning=tuning)
+    b = search(CRYSTAL_5, 12, target=99, budget_sweeps=120, tuning=tuning)
+    assert a.layout == b.layout and a.trace == b.trace and a.sweeps == 120
+    assert a.deepest == max(d for _, d in a.trace) == a.sweep.deepest
+    assert _solved(a.layout)
