@@ -301,15 +301,13 @@ def analysis(level: Level, m) -> Analysis:
 # Tutorials, curves, the campaign.
 
 def _winning_path(level: Level) -> tuple[bool, set[tuple[int, int]]]:
-    """The beam's cells at the end of the level's stored solution (else one solved)."""
+    """The beam's cells at the end of an optimal solution found afresh (the stored
+    one is the verifier's to check, and may be wrong)."""
     from lumina.engine import Board, solve
-    moves = level.solution
-    if moves is None:
-        moves = solve(level).moves
     board = Board(level)
     s = board.start
-    for mv in moves:
-        s = board.apply(s, tuple(mv))
+    for mv in solve(level).moves:
+        s = board.apply(s, mv)
     lit, cells = board.beam(s)
     return bool(lit), set(map(tuple, cells))
 
@@ -318,8 +316,9 @@ def tutorial_problems(level: Level, m, mechanic: str) -> list[str]:
     """Why a tutorial does not teach its `mechanic` (RULES.md "Tutorials teach"),
     from its measures `m` (`lumina.engine.Measures`): a twist tutorial's crystal par
     must be below its par; the beam tutorial's key must move and its winning light
-    turn at a mirror; a crystal tutorial must make a blocker move; every tutorial has
-    exactly one plan. An empty list: it teaches."""
+    turn at a mirror (at the end of an optimal solution); a crystal tutorial must
+    make a blocker move; every tutorial has exactly one plan. An empty list: it
+    teaches."""
     if mechanic not in MECHANICS:
         raise ValueError(f"mechanic must be one of {', '.join(MECHANICS)}, got {mechanic!r}")
     out = []
