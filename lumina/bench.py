@@ -8,6 +8,7 @@ seconds of this process (the machine is shared, so wall time is noisier).
     python -m lumina.bench site        the static site build
     python -m lumina.bench analyse     measure() on every rush-sample board: time, plans by depth
     python -m lumina.bench sweep       exact sweep vs crystal sweep on the same 6x6 layouts
+    python -m lumina.bench deep        deep layout search (lumina.deep) to --target moves per seed
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from lumina.cli import ArgumentParser, UsageError, run
+from lumina.cli import ArgumentParser, UsageError, int_in, run
 
 _ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RUSH = next((p for p in (_ROOT.parent / "shared" / "reference" / "rush-sample.txt",
@@ -171,6 +172,52 @@ def bench_sweep(layouts: int, seed: int) -> int:
     return 0
 
 
+def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
+               out: Path | None) -> int:
+    """`lumina.deep.search` on a crystal layout per seed: the deepest par reached and the
+    CPU seconds (this process) to reach `target`; with `out`, the deepest level of each
+    seed as JSON lines, re-solved (the solver's optimal and solution)."""
+    import json
+
+    from lumina.deep import bench_spec, deepest_levels, search
+    from lumina.safeio import atomic_write
+
+    spec = bench_spec(*size)
+    print(f"deep search: {size[0]}x{size[1]} crystal, blockers {spec.blockers[0]}-"
+          f"{spec.blockers[1]}, target {target}, budget {budget} sweeps per seed")
+    times: list[float] = []
+    lines: list[str] = []
+    for seed in range(1, seeds + 1):
+        t0 = time.process_time()
+        r = search(spec, seed, target=target, budget_sweeps=budget)
+        cpu = time.process_time() - t0
+        hit = r.reached_at_sweep is not None
+        times.append(cpu if hit else float("inf"))
+        found = deepest_levels(r, 1, 1, f"deep-{size[0]}x{size[1]}-s{seed}")
+        par = found[0].optimal if found else 0
+        lines += [json.dumps(lv.to_json(), separators=(",", ":")) for lv in found]
+        reach = f"reached {target} at sweep {r.reached_at_sweep}" if hit else f"missed {target}"
+        print(f"seed {seed}: deepest {r.deepest} (solver: {par}); {reach}; {r.sweeps} sweeps, "
+              f"{r.work:,} states; {cpu:.1f} CPU s" + (f" to reach" if hit else ""), flush=True)
+    if out is not None:
+        atomic_write(out, "".join(line + "\n" for line in lines))
+    reached = sum(t != float("inf") for t in times)
+    med = _median(times)
+    shown = f"{med:.1f}" if med != float("inf") else "inf"
+    print(f"deep search: reached {reached}/{seeds} seeds at >= {target} moves; "
+          f"median CPU s to reach: {shown}")
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    import argparse
+    import re
+    m = re.fullmatch(r"([4-8])x([4-8])", text.strip(), re.ASCII)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not WxH with sides 4..8")
+    return int(m[1]), int(m[2])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.bench", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -191,7 +238,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     sw = sub.add_parser("sweep", help="exact sweep vs crystal sweep on the same 6x6 layouts")
     sw.add_argument("--layouts", type=int, default=20, help="layouts per bucket")
     sw.add_argument("--seed", type=int, default=1)
+    dp = sub.add_parser("deep", help="deep layout search: seeds reaching --target moves")
+    dp.add_argument("--target", type=int_in(1, 200), required=True)
+    dp.add_argument("--seeds", type=int_in(1, 1000), default=5)
+    dp.add_argument("--size", type=_size, default=(6, 6), help="WxH (default 6x6)")
+    dp.add_argument("--budget", type=int_in(1, 10**7), default=None,
+                    help="sweeps per seed (default: lumina.deep.BENCH_BUDGET)")
+    dp.add_argument("--out", type=Path, default=None, help="write the found levels as JSON lines")
     args = ap.parse_args(argv)
+    if args.what == "deep":
+        from lumina.deep import BENCH_BUDGET
+        return bench_deep(args.target, args.seeds, args.size, args.budget or BENCH_BUDGET, args.out)
     if args.what == "analyse":
         if not args.rush.exists():
             raise UsageError(f"{args.rush}: no such file (pass --rush)")
