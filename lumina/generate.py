@@ -33,7 +33,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from lumina import deep, judge
 from lumina.cli import ArgumentParser, UsageError, int_in, run
@@ -228,20 +228,39 @@ def random_layouts(bucket: Bucket, seed: int) -> Source:
         yield solved_layout(bucket, rng), rng, None
 
 
-def deep_layouts(bucket: Bucket, seed: int, target: Callable[[], int], work: Counter) -> Source:
+def deep_layouts(bucket: Bucket, seed: int, verdicts: "Verdicts", work: Counter) -> Source:
     """One deep layout search per layout (`lumina.deep.search`), each seeded from the
-    bucket seed and aimed at the hardest par the bucket still needs, with its budget
-    counted in sweeps (`bucket.deep`), never seconds. The search's final sweep (exact,
-    binding starts only for twist buckets) is the layout's harvest."""
+    bucket seed, with its budget counted in sweeps (`bucket.deep`), never seconds. The
+    search's final sweep (exact, binding starts only for twist buckets) is the layout's
+    harvest.
+
+    Independent searches aim at the hardest par the bucket still needs. A `chain`
+    bucket (the campaign's deepest) climbs instead: each search starts from the last
+    one's layout and must go deeper than it (at least the lowest par still wanted), so
+    the bucket's levels come from successive, ever deeper layouts of one climb; a
+    search that finds nothing new ends the chain and the next starts afresh."""
+    start = None
     for i in range(bucket.levels * SEARCHES_PER_LEVEL):
         rng = random.Random(f"{seed}:{bucket.name}:deep:{i}")
-        result = deep.search(bucket, rng.randrange(1, 2**32), target=target(),
-                             budget_sweeps=bucket.deep, per_depth=PER_DEPTH,
+        if bucket.chain:
+            target = verdicts.lowest_wanted()
+            if start is not None:
+                target = max(target, work["chain_deepest"] + 1)
+        else:
+            target = verdicts.hardest_wanted()
+        result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
+                             budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
                              state_cap=SWEEP_STATE_CAP)
         work["searches"] += 1
         work["search_sweeps"] += result.sweeps
         work["search_states"] += result.work
         work["search_deepest"] = max(work["search_deepest"], result.deepest)
+        if bucket.chain:
+            if start is not None and result.layout.desc() == start.desc():
+                start = None                    # nothing new: the next search starts afresh
+                yield None, rng, None
+                continue
+            start, work["chain_deepest"] = result.layout, result.deepest
         yield result.layout, rng, result.sweep
 
 
@@ -312,6 +331,11 @@ class Verdicts:
         need.subtract(lv.optimal for lv in self.accepted)
         return max((t for t, n in need.items() if n > 0), default=self.bucket.band[1])
 
+    def lowest_wanted(self) -> int:
+        need = Counter(self.targets)
+        need.subtract(lv.optimal for lv in self.accepted)
+        return min((t for t, n in need.items() if n > 0), default=self.bucket.band[1])
+
     def _needed(self, par: int, tolerance: int) -> bool:
         need = Counter(self.targets)
         need.subtract(lv.optimal for lv in self.accepted)
@@ -380,7 +404,7 @@ def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> B
     verdicts = Verdicts(bucket, prior)
     work: Counter[str] = Counter()
     if bucket.deep:
-        source = deep_layouts(bucket, seed, verdicts.hardest_wanted, work)
+        source = deep_layouts(bucket, seed, verdicts, work)
         step = bucket.levels
     else:
         source = random_layouts(bucket, seed)
@@ -421,6 +445,8 @@ def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> B
               "mix": {"blockers": list(bucket.blockers),
                       "twists": dict(sorted(bucket.twists.items())), "beam": bucket.beam,
                       "walls": list(bucket.walls), "deep": bucket.deep}}
+    if bucket.chain:
+        report["mix"]["chain"] = True
     if bucket.deep:
         report["search"] = {"searches": work["searches"], "sweeps": work["search_sweeps"],
                             "states": work["search_states"], "deepest": work["search_deepest"]}

@@ -28,6 +28,8 @@ DAILY_EPOCH = _dt.date(1970, 1, 1)
 
 # Quality thresholds live in lumina.judge (one judge for generator, bench and verifier).
 DEEP_BUDGET = 3000             # sweeps per deep layout search
+BEAM_BUDGET = 8000             # beam sweeps are cheap and beam depth is scarce
+FINALE_BUDGET = 8000           # the campaign's deepest (World 5's finale)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,6 +45,7 @@ class Bucket:
     beam: bool = False
     mirrors: tuple[int, int] = (0, 0)
     deep: int = 0                  # > 0: deep layout search, this many sweeps per search
+    chain: bool = False            # deep: each search climbs on from the last one's layout
 
     def targets(self) -> list[int]:
         """The optimal counts this bucket aims for, spread evenly over the band."""
@@ -134,25 +137,27 @@ WORLDS: tuple[World, ...] = (
           buckets=(
               _b(2, 1, "5x5", (6, 7), 4, (5, 8), twists={"sand": 2}),
               _b(2, 2, "6x5", (7, 10), 5, (6, 9), twists={"sand": 2}),
-              _b(2, 3, "6x6", (10, 13), 5, (7, 11), twists={"sand": 2}, walls=(0, 1)),
+              _b(2, 3, "6x6", (10, 13), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
+                 deep=DEEP_BUDGET, chain=True),
               _b(2, 4, "6x6", (13, 16), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
               _b(2, 5, "6x6", (16, 20), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
               _b(2, 6, "6x6", (20, 24), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
           )),
     World(number=3, name="Glass Lake", mechanic="ice", seed=303, tutorial=TUTORIALS[3],
           buckets=(
               _b(3, 1, "6x5", (6, 8), 4, (5, 8), twists={"ice": 2}),
               _b(3, 2, "6x5", (8, 11), 5, (6, 9), twists={"ice": 2}, walls=(0, 1)),
-              _b(3, 3, "6x6", (11, 14), 5, (7, 11), twists={"ice": 2}, walls=(0, 1)),
+              _b(3, 3, "6x6", (11, 14), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
+                 deep=DEEP_BUDGET, chain=True),
               _b(3, 4, "6x6", (14, 18), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
               _b(3, 5, "6x6", (18, 23), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
               _b(3, 6, "6x6", (23, 28), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
           )),
     World(number=4, name="Frost Hollow", mechanic="rime", seed=404, tutorial=TUTORIALS[4],
           buckets=(
@@ -160,23 +165,26 @@ WORLDS: tuple[World, ...] = (
               _b(4, 2, "5x5", (5, 9), 5, (4, 7), twists={"rime": 1}),
               _b(4, 3, "6x5", (9, 13), 5, (6, 9), twists={"rime": 1}, walls=(0, 1)),
               _b(4, 4, "6x6", (13, 18), 5, (7, 13), twists={"rime": 1, "ice": 1},
-                 walls=(0, 1), deep=DEEP_BUDGET),
-              _b(4, 5, "6x6", (18, 25), 5, (7, 13), twists={"rime": 1, "sand": 1},
-                 walls=(0, 1), deep=DEEP_BUDGET),
+                 walls=(0, 1), deep=DEEP_BUDGET, chain=True),
+              _b(4, 5, "6x6", (18, 25), 5, (7, 13), twists={"rime": 1, "ice": 1},
+                 walls=(0, 1), deep=DEEP_BUDGET, chain=True),
               _b(4, 6, "6x6", (25, 32), 5, (7, 13), twists={"rime": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
+                 deep=DEEP_BUDGET, chain=True),
           )),
+    # Beam layouts top out near 30 moves within budget (measured: 27, 13 and 31 at 2,000
+    # to 12,000 sweeps), so the Spire ends with a finale of deep exit levels (w5-b6):
+    # the campaign's hardest, 29 to 42 moves, climbed by one chained search.
     World(number=5, name="Lantern Spire", mechanic="beam", seed=505, tutorial=TUTORIALS[5],
           buckets=(
               _b(5, 1, "4x4", (3, 5), 4, (2, 4), beam=True, mirrors=(1, 1)),
               _b(5, 2, "5x5", (5, 9), 5, (4, 7), beam=True, mirrors=(1, 2)),
               _b(5, 3, "6x5", (9, 14), 5, (5, 8), beam=True, mirrors=(1, 2)),
-              _b(5, 4, "6x6", (14, 22), 5, (7, 13), beam=True, mirrors=(1, 3),
-                 deep=DEEP_BUDGET),
-              _b(5, 5, "6x6", (22, 31), 5, (7, 13), beam=True, mirrors=(1, 3),
-                 deep=DEEP_BUDGET),
-              _b(5, 6, "6x6", (31, 42), 5, (7, 13), beam=True, mirrors=(1, 3),
-                 deep=DEEP_BUDGET),
+              _b(5, 4, "6x6", (14, 20), 5, (7, 13), beam=True, mirrors=(1, 3),
+                 deep=BEAM_BUDGET, chain=True),
+              _b(5, 5, "6x6", (20, 26), 4, (7, 13), beam=True, mirrors=(1, 3),
+                 deep=BEAM_BUDGET, chain=True),
+              _b(5, 6, "6x6", (29, 42), 6, (7, 13), walls=(0, 1), deep=FINALE_BUDGET,
+                 chain=True),
           )),
 )
 
@@ -188,18 +196,17 @@ DAILY_BUCKETS: tuple[Bucket, ...] = tuple(
     Bucket(name=f"d-b{i + 1}", width=w, height=h, band=band, levels=n, blockers=bl, **kw)
     for i, (w, h, band, n, bl, kw) in enumerate((
         (5, 5, (6, 9), 16, (4, 7), {}),
-        (6, 6, (10, 16), 18, (8, 11), {"walls": (0, 1), "deep": DEEP_BUDGET}),
-        (6, 6, (17, 26), 12, (8, 11), {"walls": (0, 1), "deep": DEEP_BUDGET}),
+        (6, 6, (10, 16), 18, (7, 13), {"walls": (0, 1), "deep": DEEP_BUDGET}),
+        (6, 6, (17, 26), 12, (7, 13), {"walls": (0, 1), "deep": DEEP_BUDGET}),
         (6, 5, (6, 10), 16, (6, 9), {"twists": {"sand": 2}}),
-        (6, 6, (10, 16), 14, (7, 11), {"twists": {"sand": 2}, "deep": DEEP_BUDGET}),
+        (6, 6, (10, 14), 12, (7, 13), {"twists": {"sand": 2}, "deep": DEEP_BUDGET}),
         (6, 5, (6, 10), 16, (6, 9), {"twists": {"ice": 2}}),
-        (6, 6, (10, 18), 14, (7, 11), {"twists": {"ice": 2}, "deep": DEEP_BUDGET}),
+        (6, 6, (10, 16), 14, (7, 13), {"twists": {"ice": 2}, "deep": DEEP_BUDGET}),
         (5, 5, (6, 10), 16, (4, 7), {"twists": {"rime": 1}}),
-        (6, 6, (10, 20), 14, (7, 11), {"twists": {"rime": 1, "sand": 1},
-                                       "deep": DEEP_BUDGET}),
-        (5, 5, (6, 10), 14, (4, 7), {"beam": True, "mirrors": (1, 2)}),
-        (6, 6, (10, 20), 12, (7, 11), {"beam": True, "mirrors": (1, 3), "deep": DEEP_BUDGET}),
-        (6, 6, (10, 18), 12, (7, 11), {"beam": True, "mirrors": (1, 3),
+        (6, 6, (10, 18), 14, (7, 13), {"twists": {"rime": 1, "ice": 1}, "deep": DEEP_BUDGET}),
+        (5, 5, (6, 10), 16, (4, 7), {"beam": True, "mirrors": (1, 2)}),
+        (6, 6, (10, 18), 12, (7, 13), {"beam": True, "mirrors": (1, 3), "deep": DEEP_BUDGET}),
+        (6, 6, (10, 16), 12, (7, 13), {"beam": True, "mirrors": (1, 3),
                                        "twists": {"ice": 1}, "deep": DEEP_BUDGET}),
     )))
 assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
