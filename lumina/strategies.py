@@ -180,8 +180,10 @@ def bucket_by_name(name: str) -> Bucket:
 
 
 def bucket_label(bucket: Bucket) -> str:
-    twists = "+".join(f"{k}{n}" for k, n in sorted(bucket.twists.items())) or "crystal"
-    return f"{bucket.name} {bucket.width}x{bucket.height} {twists} {bucket.band[0]}-{bucket.band[1]}"
+    kinds = "+".join(f"{k}{n}" for k, n in sorted(bucket.twists.items())) or "crystal"
+    if bucket.beam:
+        kinds = f"beam {kinds}"
+    return f"{bucket.name} {bucket.width}x{bucket.height} {kinds} {bucket.band[0]}-{bucket.band[1]}"
 
 
 @dataclass

@@ -254,6 +254,10 @@ def verify_packs(packs: Sequence[Pack]) -> VerifyReport:
         if isinstance(number, int) and not isinstance(number, bool):
             check_world(res, number, measured)
             worlds_pars[number] = _pars(pack)
+        else:                   # a tutorial skips the filters: only a world may open with one
+            for lv in pack.levels:
+                if lv.tutorial:
+                    res.fail(lv.id, "only level 1 of a world is a tutorial")
         results.append(res)
     near_duplicates(results)
     lines = []

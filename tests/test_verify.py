@@ -199,6 +199,13 @@ def test_solution_that_no_longer_wins_is_caught(tmp_path):
     assert "FAIL d-002:" in proc.stdout
 
 
+def test_tutorial_flag_outside_a_world_is_caught(tmp_path):
+    """A tutorial is exempt from the filters, so only a world's level 1 may be one."""
+    loose = finished(grid(SAND_LOOSE, index=1, kinds={"S": "sand"}), "d-006", tutorial=True)
+    report = verify_paths([write(tmp_path, fixture_levels() + [loose])])
+    assert "  FAIL d-006: only level 1 of a world is a tutorial" in report.lines
+
+
 def test_too_many_plans_is_caught(tmp_path, monkeypatch):
     from lumina import judge
     monkeypatch.setattr(judge, "MAX_PLANS", 1)
