@@ -235,17 +235,19 @@ def deep_layouts(bucket: Bucket, seed: int, verdicts: "Verdicts", work: Counter)
     harvest.
 
     Independent searches aim at the hardest par the bucket still needs. A `chain`
-    bucket (the campaign's deepest) climbs instead: each search starts from the last
-    one's layout and must go deeper than it (at least the lowest par still wanted), so
-    the bucket's levels come from successive, ever deeper layouts of one climb; a
-    search that finds nothing new ends the chain and the next starts afresh."""
+    bucket climbs instead: each search starts from the last one's layout and must go
+    deeper than it (at least the lowest par still wanted), so the bucket's levels come
+    from successive, ever deeper layouts of one climb; a search that finds nothing new,
+    or a layout already past the band, ends the chain and the next starts afresh."""
     start = None
     for i in range(bucket.levels * SEARCHES_PER_LEVEL):
         rng = random.Random(f"{seed}:{bucket.name}:deep:{i}")
         if bucket.chain:
             target = verdicts.lowest_wanted()
-            if start is not None:
+            if start is not None and work["chain_deepest"] < bucket.band[1]:
                 target = max(target, work["chain_deepest"] + 1)
+            else:
+                start = None                    # past the band: climb afresh
         else:
             target = verdicts.hardest_wanted()
         result = deep.search(bucket, rng.randrange(1, 2**32), target=target,

@@ -33,6 +33,8 @@ QUICK = (
            beam=True, mirrors=(1, 2)),
     Bucket(name="q-deep", width=6, height=6, band=(12, 14), levels=2, blockers=(7, 12),
            deep=400),
+    Bucket(name="q-chain", width=6, height=6, band=(11, 14), levels=3, blockers=(7, 12),
+           twists={"rime": 1}, deep=400, chain=True),
 )
 
 
@@ -54,6 +56,14 @@ def test_buckets_are_byte_identical_with_one_and_two_workers():
     assert _levels_json(one) == _levels_json(two)
     assert [r.report for r in one] == [r.report for r in two]
     assert all(r.failed is None for r in one), [r.failed for r in one]
+
+
+def test_a_chained_bucket_climbs_through_distinct_layouts():
+    r = generate_bucket(QUICK[4], 5)
+    assert r.failed is None and r.report["mix"]["chain"]
+    assert r.report["search"]["searches"] >= QUICK[4].levels
+    assert len({judge.family_key(lv) for lv in r.levels}) == QUICK[4].levels
+    assert all(lv.analysis.crystal_optimal < lv.optimal for lv in r.levels)
 
 
 def test_a_different_seed_gives_different_levels():
