@@ -161,7 +161,7 @@ WORLDS: tuple[World, ...] = (
           )),
     World(number=4, name="Frost Hollow", mechanic="rime", seed=404, tutorial=TUTORIALS[4],
           buckets=(
-              _b(4, 1, "4x4", (3, 4), 4, (2, 4), twists={"rime": 1}),
+              _b(4, 1, "5x5", (3, 5), 4, (3, 6), twists={"rime": 1}),
               _b(4, 2, "5x5", (5, 9), 5, (4, 7), twists={"rime": 1}),
               _b(4, 3, "6x5", (9, 13), 5, (6, 9), twists={"rime": 1}, walls=(0, 1)),
               _b(4, 4, "6x6", (13, 18), 5, (7, 13), twists={"rime": 1, "ice": 1},
