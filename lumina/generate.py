@@ -341,6 +341,8 @@ class Verdicts:
     def _needed(self, par: int, tolerance: int) -> bool:
         need = Counter(self.targets)
         need.subtract(lv.optimal for lv in self.accepted)
+        if self.bucket.upward:              # only a harder par may stand in for a target
+            return any(n > 0 and 0 <= par - t <= tolerance for t, n in need.items())
         return any(n > 0 and abs(t - par) <= tolerance for t, n in need.items())
 
     def reject(self, reason: str) -> None:
@@ -591,6 +593,8 @@ def _world_pack(number: int, seed: int | None, workers: int, out: Path) -> list[
     print_report(f"World {number} ({w.name}) seed {seed}", results)
     failures = [r.failed for r in results if r.failed]
     levels = order_world(w.tutorial, results, number)
+    if not failures:                # never write a world the verifier would reject
+        failures += judge.curve_problems([lv.optimal for lv in levels[1:]], f"world {number}")
     meta = {"pack": w.pack, "name": w.name, "world": number, "mechanic": w.mechanic,
             "seed": seed, "generator": GENERATOR_VERSION}
     if not failures:

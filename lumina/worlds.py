@@ -46,6 +46,7 @@ class Bucket:
     mirrors: tuple[int, int] = (0, 0)
     deep: int = 0                  # > 0: deep layout search, this many sweeps per search
     chain: bool = False            # deep: each search climbs on from the last one's layout
+    upward: bool = False           # a missed target may only be filled by a harder par
 
     def targets(self) -> list[int]:
         """The optimal counts this bucket aims for, spread evenly over the band."""
@@ -184,7 +185,7 @@ WORLDS: tuple[World, ...] = (
               _b(5, 5, "6x6", (20, 26), 4, (7, 13), beam=True, mirrors=(1, 3),
                  deep=BEAM_BUDGET, chain=True),
               _b(5, 6, "6x6", (29, 42), 6, (7, 13), walls=(0, 1), deep=FINALE_BUDGET,
-                 chain=True),
+                 chain=True, upward=True),
           )),
 )
 
