@@ -126,7 +126,16 @@ def bench_sweep(layouts: int, seed: int) -> int:
     import random
 
     from lumina.engine import exact_sweep
-    from lumina.generate import flatten, multi_source_sweep, solved_layout
+    from lumina.engine import backward_sweep, crystal, goal_sweep
+    from lumina.generate import solved_layout
+
+    def crystal_sweep(lv, seed):
+        """The retired crystal sweep (flatten, B1 goals, B2 backward): states swept."""
+        flat = crystal(lv)
+        goals, seen, _ = goal_sweep(flat, 10_000, 500_000)
+        if not goals:
+            return seen
+        return seen + backward_sweep(flat, goals, 1, 60, 500_000, 10**6, seed)[1]
     from lumina.worlds import WORLDS
 
     buckets = {b.name: b for w in WORLDS for b in w.buckets}
@@ -148,9 +157,8 @@ def bench_sweep(layouts: int, seed: int) -> int:
         starts = binding = deepest = 0
         for i, lv in enumerate(made):
             t = time.process_time()
-            sw = multi_source_sweep(flatten(lv), 1, 10**6, seed + i)
+            c_states += crystal_sweep(lv, seed + i)
             c_cpu += time.process_time() - t
-            c_states += sw.states
             t = time.process_time()
             ex = exact_sweep(lv, seed=seed + i)
             e_cpu += time.process_time() - t

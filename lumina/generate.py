@@ -1,24 +1,25 @@
-"""`python -m lumina.generate`: deterministic packs by the multi-source backward sweep.
+"""`python -m lumina.generate`: deterministic packs, layouts -> candidates -> verdicts.
 
     python -m lumina.generate                 # all five worlds -> packs/world-N.json
-    python -m lumina.generate --world 3       # one world
+    python -m lumina.generate --world 3       # one world (judged against worlds 1-2 in --out)
     python -m lumina.generate --dailies       # the 174-level daily pool -> packs/dailies.json
     options: --seed S (default: the world's recorded seed), --workers N, --out DIR
 
-Phases (RULES.md, "Generation"), per layout:
-  A   build a layout that is already solved (key on the lantern, blockers scattered);
-  B0  flatten sand, ice and rime to crystal (they break the sweep's reversibility);
-  B1  forward sweep collecting every winning state (goals): the whole component up
-      to the state cap (RULES.md's band max + 2 bound missed far goals; see
-      docs/RULES-DECISIONS.md);
-  B2  one backward BFS from all goals at once: depth = distance to the nearest win;
-      harvest at most 60 states per depth at depth >= band min - shift, where
-      shift = sand + ice - rime; the sweep stops at 500k states (on purpose);
-  B3  draw candidates round-robin across depths, never in discovery order.
-Every candidate is re-solved under the real rules and filed by that count, then
-filtered cheapest first: exact duplicate, near-duplicate family, the optimal-solution
-DAG (solution count, share of blocks that never move). One level per layout. Every
-rejection is counted by reason, printed, and saved in packs/report-<pack>.json.
+Per bucket (RULES.md, "Generation"; docs/GENERATION.md):
+  layouts     phase A: a layout that is already solved (key on the lantern, or its light
+              on it), drawn at random; deep buckets search over layouts instead
+              (lumina.deep: add, remove and move blocks and walls, keep what makes the
+              component deeper), one seeded search per layout, budgets in sweeps;
+  candidates  the engine's exact sweep (`lumina.engine.exact_sweep`) gives every start of
+              the layout's component its exact real par, twists included; at most 60 per
+              par (a seeded sample), binding ones only in twist buckets;
+  verdicts    each candidate is re-solved (the solver has the last word) and judged by
+              `lumina.judge`, cheapest first: band, exact duplicate, near duplicate (this
+              bucket, earlier buckets, earlier packs), binding, then the measures (plans,
+              dead blocks). Every rejection is counted by reason and printed;
+  levels      one per layout, carrying par, solution and every RULES.md measure.
+Worlds are judged against the earlier worlds' packs in --out, the daily pool against
+every world's pack, so packs are generated in order: worlds 1-5, then the dailies.
 
 Buckets are independent (seeded by pack seed and bucket name), so the packs are
 byte-identical whatever --workers is.
@@ -29,33 +30,32 @@ import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
+from lumina import deep, judge
 from lumina.cli import ArgumentParser, UsageError, int_in, run
-from lumina.engine import Board, Outcome, backward_sweep, goal_sweep, measure, solve
+from lumina.engine import (Board, Candidate, LayoutSweep, Outcome, exact_sweep,
+                           level_at, measure, solve)
 from lumina.executor import run_ordered
-from lumina.model import Analysis, Beam, Block, Exit, Level, LevelError, Mirror
-from lumina.packfile import write_pack_and_report
+from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror
+from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.safeio import check_writable_folder
 from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
 
-GENERATOR_VERSION = "lumina-gen/1"
-PER_DEPTH = 60              # B2 harvest cap per depth (the article's 9.9 GB lesson)
-SWEEP_STATE_CAP = 500_000   # kept at 500k on purpose: 250k starved the deepest buckets
+GENERATOR_VERSION = "lumina-gen/2"
+PER_DEPTH = 60              # harvest cap per par (the article's 9.9 GB lesson)
+SWEEP_STATE_CAP = 500_000
 SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
-# B1's horizon. RULES.md bounds it at band max + 2; measured on our 6x6 layouts that
-# misses so many far goals that 351 of 808 crystal candidates came back under band
-# (a harvested state sat near a win B1 never saw). The component is swept whole
-# instead, still bounded by the state cap; see docs/RULES-DECISIONS.md.
-GOAL_HORIZON = 10_000
 MAX_LAYOUTS = 1500
+TOLERANCE_STEP = 150        # random layouts before a target accepts one move further away
+SEARCHES_PER_LEVEL = 4      # deep buckets: at most this many searches per level
 TWIST_KINDS = ("sand", "ice", "rime")
-REJECTION_REASONS = ("layout", "no_goals", "shallow", "already_solved", "unsolvable",
-                     "exhausted", "under_band", "over_band", "band_full", "duplicate",
-                     "family", "solutions", "dead_blocks")
+REJECTION_REASONS = ("layout", "sweep_capped", "shallow", "unsolvable", "exhausted",
+                     "already_solved", "under_band", "over_band", "band_full", "duplicate", "near_duplicate",
+                     "unbound", "plans", "dead_blocks")
 
 
 # ---------------------------------------------------------------------------
@@ -216,110 +216,180 @@ def solved_layout(bucket: Bucket, rng: random.Random, level_id: str = "layout") 
 
 
 # ---------------------------------------------------------------------------
-# Phase B0..B3.
+# Layouts: phase A at random (shallow buckets) or a deep layout search (deep ones).
 
-def flatten(level: Level) -> Level:
-    """B0: every sand, ice and rime block becomes crystal (positions kept)."""
-    return level.replace(blocks=tuple(
-        b if b.kind in ("key", "crystal") else Block(kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h)
-        for b in level.blocks))
+Source = Iterator[tuple[Level | None, random.Random, LayoutSweep | None]]
 
 
-def harvest_shift(level: Level) -> int:
-    """Sand and ice only remove options (harvest lower); rime adds sweep depth the
-    real solution walks around (harvest higher)."""
-    return level.count("sand") + level.count("ice") - level.count("rime")
+def random_layouts(bucket: Bucket, seed: int) -> Source:
+    """Phase-A layouts, each drawn from its own seeded generator (no sweep yet)."""
+    for i in range(MAX_LAYOUTS):
+        rng = random.Random(f"{seed}:{bucket.name}:{i}")
+        yield solved_layout(bucket, rng), rng, None
 
 
-@dataclass
-class Sweep:
-    harvest: dict[int, list[int]]
-    goals: int
-    states: int
+def deep_layouts(bucket: Bucket, seed: int, verdicts: "Verdicts", work: Counter) -> Source:
+    """One deep layout search per layout (`lumina.deep.search`), each seeded from the
+    bucket seed, with its budget counted in sweeps (`bucket.deep`), never seconds. The
+    search's final sweep (exact, binding starts only for twist buckets) is the layout's
+    harvest.
 
-
-def multi_source_sweep(flat: Level, min_depth: int, max_depth: int, seed: int,
-                       per_depth: int = PER_DEPTH, state_cap: int = SWEEP_STATE_CAP) -> Sweep:
-    """B1 + B2 on a flattened layout: harvest states by distance to the nearest win."""
-    goals, seen, _complete = goal_sweep(flat, GOAL_HORIZON, state_cap)
-    if not goals:
-        return Sweep(harvest={}, goals=0, states=seen)
-    harvest, states, _deepest, _capped = backward_sweep(
-        flat, goals, max(1, min_depth), per_depth, state_cap, max_depth, seed)
-    return Sweep(harvest=harvest, goals=len(goals), states=seen + states)
-
-
-def round_robin(harvest: dict[int, list[int]], depths: Sequence[int], rng: random.Random
-                ) -> list[tuple[int, int]]:
-    """B3: one state from each depth in turn (each depth's list shuffled)."""
-    pools = {}
-    for d in depths:
-        pool = list(harvest.get(d, ()))
-        rng.shuffle(pool)
-        if pool:
-            pools[d] = pool
-    out = []
-    while pools:
-        for d in list(pools):
-            out.append((d, pools[d].pop()))
-            if not pools[d]:
-                del pools[d]
-    return out
-
-
-def candidate_from_state(layout: Level, board: Board, state: int, level_id: str) -> Level:
-    """The real-rules level whose blocks stand where `state` (of the flat board) puts them."""
-    positions, _ = board.decode(state)
-    blocks = tuple(Block(kind=b.kind, x=x, y=y, w=b.w, h=b.h)
-                   for b, (x, y) in zip(layout.blocks, positions))
-    return layout.replace(id=level_id, blocks=blocks)
-
-
-def family_key(level: Level, optimal: int) -> str:
-    """What the puzzle is made of, ignoring where the blocks sit: grid, exit, win,
-    walls and mirrors, the multiset of block shapes and kinds, and the optimal count."""
-    shapes = sorted(f"{b.kind[0]}{b.w}{b.h}" for b in level.blocks)
-    fixed = "".join(f"{x}{y}" for x, y in sorted(level.walls))
-    mir = "".join(f"{m.x}{m.y}{'f' if m.tilt == '/' else 'b'}" for m in level.mirrors)
-    return (f"{level.width}x{level.height}:{level.exit.side[0]}{level.exit.index}:"
-            f"{level.win}:{fixed}:{mir}:{'.'.join(shapes)}:{optimal}")
-
-
-def signature(level: Level) -> str:
-    """Exact-duplicate signature: the puzzle's desc (id and metadata excluded)."""
-    return level.desc()
-
-
-def dag_analysis(level: Level, family: str) -> tuple[Analysis, int]:
-    """The level's measures (lumina.engine.measure) as its Analysis, and its optimal."""
-    m = measure(level)
-    others = [i for i, b in enumerate(level.blocks) if b.kind != "key"]
-    dead = tuple(i for i in m.dead_blocks if level.blocks[i].kind != "key")
-    share = round(len(dead) / len(others), 4) if others else 0.0
-    return Analysis(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
-                    solutions_capped=m.solutions_capped, dead_blocks=m.dead_blocks,
-                    dead_share=share, crystal_optimal=m.crystal_optimal,
-                    first_moves_optimal=m.first_moves_optimal,
-                    first_moves_legal=m.first_moves_legal,
-                    component_states=m.component_states, traps=m.traps,
-                    family=family), m.optimal
-
-
-def dag_filter(bucket: Bucket, level: Level, optimal: int, family: str
-               ) -> tuple[str | None, Analysis]:
-    """The last, dearest filter: ("solutions" | "dead_blocks" | None, the analysis)."""
-    analysis, dag_opt = dag_analysis(level, family)
-    if dag_opt != optimal:
-        raise AssertionError(f"{bucket.name}: DAG optimal {dag_opt} != BFS {optimal}")
-    if analysis.solutions_capped or analysis.solutions > bucket.max_solutions:
-        return "solutions", analysis
-    if analysis.dead_share > bucket.max_dead_share:
-        return "dead_blocks", analysis
-    return None, analysis
+    Independent searches aim at the hardest par the bucket still needs. A `chain`
+    bucket climbs instead: each search starts from the last one's layout and must go
+    deeper than it (at least the lowest par still wanted), so the bucket's levels come
+    from successive, ever deeper layouts of one climb; a search that finds nothing new,
+    or a layout already past the band, ends the chain and the next starts afresh."""
+    start = None
+    for i in range(bucket.levels * SEARCHES_PER_LEVEL):
+        rng = random.Random(f"{seed}:{bucket.name}:deep:{i}")
+        if bucket.chain:
+            target = verdicts.lowest_wanted()
+            if start is not None and work["chain_deepest"] < bucket.band[1]:
+                target = max(target, work["chain_deepest"] + 1)
+            else:
+                start = None                    # past the band: climb afresh
+        else:
+            target = verdicts.hardest_wanted()
+        result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
+                             budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
+                             state_cap=SWEEP_STATE_CAP)
+        work["searches"] += 1
+        work["search_sweeps"] += result.sweeps
+        work["search_states"] += result.work
+        work["search_deepest"] = max(work["search_deepest"], result.deepest)
+        if bucket.chain:
+            if start is not None and result.layout.desc() == start.desc():
+                start = None                    # nothing new: the next search starts afresh
+                yield None, rng, None
+                continue
+            start, work["chain_deepest"] = result.layout, result.deepest
+        yield result.layout, rng, result.sweep
 
 
 # ---------------------------------------------------------------------------
-# One bucket.
+# Candidates: every start of a layout with its exact par (RULES.md B1-B3, exact).
+
+def harvest(bucket: Bucket, layout: Level, min_par: int, seed: int) -> LayoutSweep:
+    """The layout's starts by exact real par (at most PER_DEPTH per par, a seeded
+    sample); twist buckets harvest only binding starts (par > crystal par)."""
+    return exact_sweep(layout, min_depth=max(1, min_par), per_depth=PER_DEPTH, seed=seed,
+                       state_cap=SWEEP_STATE_CAP, binding_only=bool(bucket.twists))
+
+
+def draws(sweep: LayoutSweep, pars: Sequence[int], rng: random.Random) -> list[Candidate]:
+    """Candidates to try, hardest wanted par first (deep pars are the scarce ones), each
+    par's harvest shuffled by the layout's generator, at most MAX_DRAWS_PER_LAYOUT."""
+    out: list[Candidate] = []
+    for par in sorted(set(pars), reverse=True):
+        pool = list(sweep.harvest.get(par, ()))
+        rng.shuffle(pool)
+        out.extend(pool)
+    return out[:MAX_DRAWS_PER_LAYOUT]
+
+
+signature = judge.signature
+
+
+def proven(level: Level) -> Level:
+    """`level` with its proven optimum, one optimal solution and its measures."""
+    sol = solve(level, state_cap=SOLVE_STATE_CAP)
+    if sol.outcome is not Outcome.SOLVED:
+        raise AssertionError(f"{level.id} is {sol.outcome.value}")
+    m = measure(level)
+    return level.replace(optimal=sol.optimal, solution=sol.moves, analysis=judge.analysis(level, m))
+
+
+# ---------------------------------------------------------------------------
+# Verdicts: the judge's filters, cheapest first, every rejection counted.
+
+class Verdicts:
+    """One bucket's judge: which candidates become levels, and why the others did not.
+
+    `prior` holds the levels this bucket must not duplicate (earlier packs, and on a
+    rerun the earlier buckets of the same pack)."""
+
+    def __init__(self, bucket: Bucket, prior: Sequence[Level] = ()):
+        self.bucket = bucket
+        self.targets = bucket.targets()
+        self.rejected: Counter[str] = Counter()
+        self.accepted: list[Level] = []
+        self.mismatches = 0
+        self.sigs = {signature(lv) for lv in prior}
+        self.near = judge.NearIndex()
+        for lv in prior:
+            self.near.add(lv, lv.id)
+
+    @property
+    def full(self) -> bool:
+        return len(self.accepted) >= len(self.targets)
+
+    def wanted(self, tolerance: int) -> list[int]:
+        """Pars that would still fill a target (within `tolerance` moves), in band."""
+        lo, hi = self.bucket.band
+        return [p for p in range(lo, hi + 1) if self._needed(p, tolerance)]
+
+    def hardest_wanted(self) -> int:
+        need = Counter(self.targets)
+        need.subtract(lv.optimal for lv in self.accepted)
+        return max((t for t, n in need.items() if n > 0), default=self.bucket.band[1])
+
+    def lowest_wanted(self) -> int:
+        need = Counter(self.targets)
+        need.subtract(lv.optimal for lv in self.accepted)
+        return min((t for t, n in need.items() if n > 0), default=self.bucket.band[1])
+
+    def _needed(self, par: int, tolerance: int) -> bool:
+        need = Counter(self.targets)
+        need.subtract(lv.optimal for lv in self.accepted)
+        if self.bucket.upward:              # only a harder par may stand in for a target
+            return any(n > 0 and 0 <= par - t <= tolerance for t, n in need.items())
+        return any(n > 0 and abs(t - par) <= tolerance for t, n in need.items())
+
+    def reject(self, reason: str) -> None:
+        self.rejected[reason] += 1
+
+    def consider(self, board: Board, cand: Candidate, tolerance: int) -> Level | None:
+        """Re-solve the candidate (the solver has the last word), then judge it."""
+        b = self.bucket
+        level = level_at(board, cand.state, f"{b.name}-{len(self.accepted) + 1:02d}")
+        sol = solve(level, state_cap=SOLVE_STATE_CAP)
+        if sol.outcome is not Outcome.SOLVED:
+            self.reject(sol.outcome.value)
+            return None
+        par = sol.optimal
+        assert par is not None
+        if par != cand.par:
+            self.mismatches += 1          # an engine bug if ever non-zero: reported
+        band = judge.band_reason(par, b.band)
+        if band:
+            self.reject(band)
+        elif not self._needed(par, tolerance):
+            self.reject("band_full")
+        elif signature(level) in self.sigs:
+            self.reject("duplicate")
+        elif self.near.find(level) is not None:
+            self.reject("near_duplicate")
+        elif not judge.binds(level, cand.crystal_par if b.twists else None, par):
+            self.reject("unbound")
+        else:
+            m = measure(level)
+            if m.optimal != par:
+                raise AssertionError(f"{b.name}: measure() optimal {m.optimal} != BFS {par}")
+            reason = judge.judge_level(level, m, beam=b.beam)
+            if reason:
+                self.reject(reason)
+                return None
+            level = level.replace(optimal=par, solution=sol.moves,
+                                  analysis=judge.analysis(level, m))
+            self.sigs.add(signature(level))
+            self.near.add(level, level.id)
+            self.accepted.append(level)
+            return level
+        return None
+
+
+# ---------------------------------------------------------------------------
+# One bucket: layouts -> candidates -> verdicts -> accepted levels.
 
 @dataclass
 class BucketResult:
@@ -330,104 +400,94 @@ class BucketResult:
     failed: str | None = None
 
 
-def _needed(targets: list[int], accepted: list[int], value: int, tolerance: int) -> bool:
-    need = Counter(targets)
-    need.subtract(accepted)
-    return any(n > 0 and abs(t - value) <= tolerance for t, n in need.items())
-
-
-def generate_bucket(bucket: Bucket, seed: int) -> BucketResult:
-    """Fill one bucket: layouts until every target count has a level (tolerance
-    widens by one move every 150 layouts). Deterministic per seed."""
+def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> BucketResult:
+    """Fill one bucket, one level per layout, until every target par has a level. A
+    target accepts a par one move further away after every TOLERANCE_STEP layouts (deep
+    buckets: after every `levels` searches). Deterministic per seed and prior."""
     t0 = time.perf_counter()
-    lo, hi = bucket.band
-    targets = bucket.targets()
-    rejected: Counter[str] = Counter()
-    accepted: list[Level] = []
-    seen_sigs: set[str] = set()
-    seen_fams: set[str] = set()
-    harvested = candidates = layouts = 0
-    layout_i = 0
-    while len(accepted) < len(targets) and layout_i < MAX_LAYOUTS:
-        tolerance = layout_i // 150
-        rng = random.Random(f"{seed}:{bucket.name}:{layout_i}")
-        layout_i += 1
-        layout = solved_layout(bucket, rng)
+    verdicts = Verdicts(bucket, prior)
+    work: Counter[str] = Counter()
+    if bucket.deep:
+        source = deep_layouts(bucket, seed, verdicts, work)
+        step = bucket.levels
+    else:
+        source = random_layouts(bucket, seed)
+        step = TOLERANCE_STEP
+    for i, (layout, rng, sweep) in enumerate(source):
+        tolerance = i // step
         if layout is None:
-            rejected["layout"] += 1
+            verdicts.reject("layout")
             continue
-        layouts += 1
-        flat = flatten(layout)
-        shift = harvest_shift(layout)
-        min_d, max_d = max(1, lo - shift), max(1, hi - min(0, shift) + 1)
-        sweep = multi_source_sweep(flat, min_d, max_d, seed=rng.randrange(1, 2**32))
-        if not sweep.goals:
-            rejected["no_goals"] += 1
+        work["layouts"] += 1
+        pars = verdicts.wanted(tolerance)
+        if sweep is None:
+            sweep = harvest(bucket, layout, min(pars), rng.randrange(1, 2**32))
+            work["sweep_states"] += sweep.work
+        if not sweep.complete:
+            verdicts.reject("sweep_capped")
             continue
-        if not sweep.harvest:
-            rejected["shallow"] += 1
+        cands = draws(sweep, pars, rng)
+        if not cands:
+            verdicts.reject("shallow")
             continue
-        # draw only from depths whose (shifted) count is still wanted
-        acc = [lv.optimal for lv in accepted]
-        depth_list = [d for d in sorted(sweep.harvest)
-                      if any(_needed(targets, acc, d + k, tolerance) for k in range(max(0, shift) + 1))]
-        if not depth_list:
-            rejected["band_full"] += 1
-            continue
-        harvested += sum(len(v) for v in sweep.harvest.values())
-        flat_board = Board(flat)
-        done = False
-        for draw, (depth, state) in enumerate(round_robin(sweep.harvest, depth_list, rng)):
-            if draw >= MAX_DRAWS_PER_LAYOUT or done:
-                break
-            cand = candidate_from_state(layout, flat_board, state, f"{bucket.name}-cand")
-            candidates += 1
-            sol = solve(cand, state_cap=SOLVE_STATE_CAP)
-            if sol.outcome is Outcome.EXHAUSTED:
-                rejected["exhausted"] += 1
-                continue
-            if sol.outcome is Outcome.UNSOLVABLE:
-                rejected["unsolvable"] += 1
-                continue
-            opt = sol.optimal
-            assert opt is not None
-            if opt == 0:
-                rejected["already_solved"] += 1
-            elif opt < lo:
-                rejected["under_band"] += 1
-            elif opt > hi:
-                rejected["over_band"] += 1
-            elif not _needed(targets, [lv.optimal for lv in accepted], opt, tolerance):
-                rejected["band_full"] += 1
-            elif signature(cand) in seen_sigs:
-                rejected["duplicate"] += 1
-            elif family_key(cand, opt) in seen_fams:
-                rejected["family"] += 1
-            else:
-                fam = family_key(cand, opt)
-                reason, analysis = dag_filter(bucket, cand, opt, fam)
-                if reason:
-                    rejected[reason] += 1
-                else:
-                    seen_sigs.add(signature(cand))
-                    seen_fams.add(fam)
-                    accepted.append(cand.replace(optimal=opt, solution=sol.moves,
-                                                 analysis=analysis))
-                    done = True          # one level per layout
-    accepted.sort(key=lambda lv: (lv.optimal, signature(lv)))
+        work["harvested"] += sum(len(v) for v in sweep.harvest.values())
+        board = Board(layout)
+        for cand in cands:
+            work["candidates"] += 1
+            if verdicts.consider(board, cand, tolerance) is not None:
+                break                       # one level per layout
+        if verdicts.full:
+            break
+    accepted = sorted(verdicts.accepted, key=lambda lv: (lv.optimal, signature(lv)))
+    rejected = verdicts.rejected
     report = {"bucket": bucket.name, "size": f"{bucket.width}x{bucket.height}",
-              "band": [lo, hi], "targets": targets, "levels": len(accepted),
-              "layouts": layouts, "harvested": harvested, "candidates": candidates,
-              "accepted": len(accepted),
+              "band": list(bucket.band), "targets": verdicts.targets, "levels": len(accepted),
+              "layouts": work["layouts"], "sweep_states": work["sweep_states"],
+              "harvested": work["harvested"], "candidates": work["candidates"],
+              "accepted": len(accepted), "pars": [lv.optimal for lv in accepted],
               "rejections": {r: rejected[r] for r in REJECTION_REASONS if rejected[r]},
-              "mix": {"blockers": list(bucket.blockers), "twists": dict(sorted(bucket.twists.items())),
-                      "beam": bucket.beam}}
+              "mix": {"blockers": list(bucket.blockers),
+                      "twists": dict(sorted(bucket.twists.items())), "beam": bucket.beam,
+                      "walls": list(bucket.walls), "deep": bucket.deep}}
+    if bucket.chain:
+        report["mix"]["chain"] = True
+    if bucket.deep:
+        report["search"] = {"searches": work["searches"], "sweeps": work["search_sweeps"],
+                            "states": work["search_states"], "deepest": work["search_deepest"]}
+    if verdicts.mismatches:
+        report["sweep_mismatches"] = verdicts.mismatches
     failed = None
-    if len(accepted) < len(targets):
-        failed = (f"bucket {bucket.name}: only {len(accepted)} of {len(targets)} levels after "
-                  f"{MAX_LAYOUTS} layouts")
+    if len(accepted) < len(verdicts.targets):
+        failed = (f"bucket {bucket.name}: only {len(accepted)} of {len(verdicts.targets)} "
+                  f"levels after {work['layouts']} layouts")
     return BucketResult(bucket=bucket.name, levels=accepted, report=report,
                         seconds=time.perf_counter() - t0, failed=failed)
+
+
+def settle(buckets: Sequence[Bucket], results: Sequence[BucketResult], seed: int,
+           prior: Sequence[Level]) -> list[BucketResult]:
+    """Near duplicates across buckets and packs. Buckets run independently (any number
+    of workers, same bytes); afterwards each bucket, in order, is checked against the
+    prior packs and the buckets before it, and a bucket with a collision is generated
+    again with those levels as its prior (deterministic, and rare)."""
+    seen = list(prior)
+    index = judge.NearIndex()
+    sigs = {signature(lv) for lv in prior}
+    for lv in prior:
+        index.add(lv, lv.id)
+    out = []
+    for bucket, r in zip(buckets, results):
+        if any(signature(lv) in sigs or index.find(lv) is not None for lv in r.levels):
+            again = generate_bucket(bucket, seed, prior=seen)
+            again.report["regenerated"] = "near duplicate of an earlier pack or bucket"
+            again.seconds += r.seconds
+            r = again
+        for lv in r.levels:
+            index.add(lv, lv.id)
+            sigs.add(signature(lv))
+        seen.extend(r.levels)
+        out.append(r)
+    return out
 
 
 def _bucket_job(args: tuple[Bucket, int]) -> BucketResult:
@@ -447,24 +507,62 @@ def run_buckets(label: str, buckets: Sequence[Bucket], seed: int, workers: int,
 
 def print_report(label: str, results: Sequence[BucketResult]) -> None:
     print(f"{label}")
+    total: Counter[str] = Counter()
     for r in results:
         rep = r.report
+        total.update(rep["rejections"])
         rej = " ".join(f"{k}={v}" for k, v in rep["rejections"].items()) or "none"
+        pars = rep["pars"]
+        span = f"pars {min(pars)}-{max(pars)}" if pars else "no levels"
+        deep = ""
+        if "search" in rep:
+            s = rep["search"]
+            deep = f", {s['searches']} searches/{s['sweeps']} sweeps, deepest {s['deepest']}"
+        again = " (regenerated: near duplicate)" if rep.get("regenerated") else ""
         print(f"  {rep['bucket']:7s} {rep['size']} band {rep['band'][0]}-{rep['band'][1]}: "
-              f"{rep['accepted']}/{len(rep['targets'])} levels from {rep['candidates']} candidates "
-              f"({rep['layouts']} layouts)  rejected: {rej}")
+              f"{rep['accepted']}/{len(rep['targets'])} levels, {span}, from "
+              f"{rep['candidates']} candidates ({rep['layouts']} layouts{deep}){again}  "
+              f"rejected: {rej}")
+    print("  rejected in all: " + (" ".join(f"{k}={total[k]}" for k in REJECTION_REASONS
+                                           if total[k]) or "none"))
+
+
+def earlier_packs(out: Path, names: Sequence[str]) -> list[Level]:
+    """The levels of packs this one is judged against, read from disk (--out)."""
+    levels: list[Level] = []
+    for name in names:
+        path = out / f"{name}.json"
+        if not path.exists():
+            raise UsageError(f"{path}: missing; packs are judged against the earlier ones "
+                             "(generate worlds 1-5 in order, then the dailies)")
+        try:
+            levels.extend(read_pack(path).levels)
+        except PackError as e:
+            raise UsageError(str(e)) from None
+    return levels
+
+
+def order_world(tutorial: Level, results: Sequence[BucketResult], number: int) -> list[Level]:
+    """Tutorial first, then every bucket's levels by par (ties by signature), so the
+    curve climbs; ids w<N>-01..30."""
+    levels = sorted((lv for r in results for lv in r.levels),
+                    key=lambda lv: (lv.optimal, signature(lv)))
+    levels = [proven(tutorial)] + levels
+    return [lv.replace(id=f"w{number}-{i:02d}") for i, lv in enumerate(levels, 1)]
 
 
 def _world_pack(number: int, seed: int | None, workers: int, out: Path,
                 scheduler: str | None = None) -> list[str]:
     w = world(number)
     seed = w.seed if seed is None else seed
+    prior = earlier_packs(out, [f"world-{n}" for n in range(1, number)]) + [w.tutorial]
     results = run_buckets(f"world {number}", w.buckets, seed, workers, scheduler)
+    results = settle(w.buckets, results, seed, prior)
     print_report(f"World {number} ({w.name}) seed {seed}", results)
     failures = [r.failed for r in results if r.failed]
-    levels = [w.tutorial] + [lv for r in results for lv in r.levels]
-    levels = [finish_tutorial(levels[0])] + levels[1:]
-    levels = [lv.replace(id=f"w{number}-{i:02d}") for i, lv in enumerate(levels, 1)]
+    levels = order_world(w.tutorial, results, number)
+    if not failures:                # never write a world the verifier would reject
+        failures += judge.curve_problems([lv.optimal for lv in levels[1:]], f"world {number}")
     meta = {"pack": w.pack, "name": w.name, "world": number, "mechanic": w.mechanic,
             "seed": seed, "generator": GENERATOR_VERSION}
     if not failures:
@@ -475,12 +573,8 @@ def _world_pack(number: int, seed: int | None, workers: int, out: Path,
 
 
 def finish_tutorial(tut: Level) -> Level:
-    """A tutorial carries its proven optimum, solution and analysis like any level."""
-    sol = solve(tut)
-    if sol.outcome is not Outcome.SOLVED:
-        raise AssertionError(f"tutorial {tut.id} is not solvable")
-    analysis, _ = dag_analysis(tut, family_key(tut, sol.optimal))
-    return tut.replace(optimal=sol.optimal, solution=sol.moves, analysis=analysis)
+    """A tutorial carries its proven optimum, solution and measures like any level."""
+    return proven(tut)
 
 
 def interleave_dailies(results: Sequence[BucketResult]) -> list[Level]:
@@ -505,7 +599,10 @@ def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | No
                   pool: int = DAILY_POOL) -> list[str]:
     seed = DAILY_SEED if seed is None else seed
     name = dailies_pack_name(pool)
-    results = run_buckets(name, scaled_daily_buckets(pool), seed, workers, scheduler)
+    buckets = scaled_daily_buckets(pool)
+    prior = earlier_packs(out, [w.pack for w in WORLDS])
+    results = run_buckets(name, buckets, seed, workers, scheduler)
+    results = settle(buckets, results, seed, prior)
     print_report(f"Daily pool seed {seed}" + ("" if pool == DAILY_POOL else f" ({pool} levels)"),
                  results)
     failures = [r.failed for r in results if r.failed]
@@ -522,29 +619,35 @@ def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | No
 
 
 def bench_generate(workers: int) -> int:
-    """`python -m lumina.bench generate`: full regeneration into a temp dir."""
+    """`python -m lumina.bench generate`: full regeneration into a temp dir (wall and
+    CPU seconds per pack; the machine's load average is printed, it is shared)."""
+    import os
     import resource
     import tempfile
-    from lumina.worlds import WORLDS as _W
+    print(f"bench: load average before {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    cpu0 = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        for w in _W:
+        failures = []
+        for w in WORLDS:
             t = time.perf_counter()
-            _world_pack(w.number, None, workers, Path(tmp))
+            failures += _world_pack(w.number, None, workers, Path(tmp))
             print(f"bench: world {w.number} {time.perf_counter() - t:.1f} s")
         t = time.perf_counter()
-        _dailies_pack(None, workers, Path(tmp))
+        failures += _dailies_pack(None, workers, Path(tmp))
         print(f"bench: dailies {time.perf_counter() - t:.1f} s")
         total = time.perf_counter() - t0
-    big = [b for b in WORLDS[0].buckets if b.width * b.height == 36][0]
-    r = generate_bucket(big, WORLDS[0].seed)
+    cpu = (time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime) - cpu0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"bench: full regeneration (5 worlds + dailies, {workers} workers): {total:.1f} s")
-    print(f"bench: one 6x6 bucket ({big.name}, {big.levels} levels): {r.seconds:.2f} s")
+    print(f"bench: full regeneration (5 worlds + dailies, {workers} workers): {total:.1f} s "
+          f"wall, {cpu:.1f} CPU s")
+    print(f"bench: load average after {os.getloadavg()[0]:.2f}")
     print(f"bench: peak RSS {max(rss, kids):.0f} MB (this process {rss:.0f} MB, "
           f"largest worker {kids:.0f} MB)")
-    return 0
+    for f in failures:
+        print(f"bench: FAILED {f}")
+    return 1 if failures else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

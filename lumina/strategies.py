@@ -1,4 +1,4 @@
-"""The three generation strategies, measured side by side (issue 5).
+"""The three generation strategies, measured side by side (issues 5 and 9).
 
     python -m lumina.bench strategies [--quick] [--out packs/strategies.json]
 
@@ -8,31 +8,35 @@ reproducible on our boards. Three candidate producers share one interface,
 
     Producer = (bucket, layout, rng, budget) -> list[Candidate(label, level)]
 
-where `layout` is a phase-A solved layout (`lumina.generate.solved_layout`), `rng`
-is seeded identically for all three, `budget` is the most candidates the producer
-may return for that layout, and `label` is the move count the strategy *claims*:
+where `layout` is a phase-A solved layout (`lumina.generate.solved_layout`, the only
+thing taken from the generator), `rng` is seeded identically for all three, `budget`
+is the most candidates the producer may return for that layout, and `label` is the
+move count the strategy *claims*:
 
   reverse-walk   K uniformly random legal moves from the solved layout on the
-                 flattened (crystal) board, K drawn from the target depths; label K.
-  single-source  BFS from the one solved layout (flattened); harvest at most 60
-                 states per depth over the target depths; label = depth from it.
-  multi-source   the shipped sweep: `generate.multi_source_sweep` (goals within
-                 band max + 2, one BFS from all of them) and `generate.round_robin`;
-                 label = distance to the nearest win found.
+                 crystal board (sand, ice and rime as crystal), K drawn from the
+                 band; label K.
+  single-source  BFS from the one solved layout (crystal board); harvest at most 60
+                 states per depth over the band; label = depth from it.
+  multi-source   the shipped sweep: `lumina.engine.exact_sweep` on the real rules
+                 (every goal at once, directed edges walked in reverse), drawn
+                 round-robin over the band's pars; label = the start's exact par.
+                 No harvest shift. Unlike the generator, which harvests only binding
+                 starts in twist buckets, the bench takes every start, so the judge's
+                 "unbound" count shows how rare binding starts are.
 
-The target depths are the generator's: band minimum minus `harvest_shift` up to
-band maximum (plus one, and plus the rime correction), so all three aim at the
-same numbers. Every candidate is then re-solved with the real solver on the
-real-kinds level and filed by what it turned out to be: already solved, under
-band, in band, over band, unsolvable, exhausted. In-band candidates go through the
-generator's filters, cheapest first (exact duplicate, family, then the optimal-
-solution DAG against `bucket.max_solutions` / `bucket.max_dead_share`); the ones
-left are the survivors. Draws never stop early on an accepted level, so the
-classification counts measure the producer alone.
+Every candidate is then re-solved with the real solver on the real-kinds level and
+filed by what it turned out to be (`lumina.judge.band_reason`): already solved,
+under band, in band, over band, unsolvable, exhausted. In-band candidates go through
+the judge's filters, cheapest first: exact duplicate, near duplicate
+(`judge.NearIndex`), then on the level's measures `judge.judge_level` (unbound
+twist, plans, dead blocks); the ones left are the survivors. Draws never stop early
+on an accepted level, so the classification counts measure the producer alone.
 
 Insight: on an undirected move graph, a walk's length is only an upper bound on
 its distance from home, and distance from *one* win is only an upper bound on the
-distance to the nearest one; only the multi-source depth is the real count.
+distance to the nearest one; only the multi-source depth is the real count, and
+only a sweep over the real (directed) moves is exact when sand, ice or rime play.
 
     walk:    S -> a -> S -> a -> b      K = 4, distance 2
     single:  G1 - a - b - c - S         S is 4 from G1 ...
@@ -40,7 +44,6 @@ distance to the nearest one; only the multi-source depth is the real count.
 """
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import Counter
@@ -48,18 +51,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, NamedTuple, Sequence
 
-from lumina.engine import Board, Outcome, backward_sweep, solve
-from lumina.generate import (PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP,
-                             candidate_from_state, dag_filter, family_key, flatten,
-                             harvest_shift, multi_source_sweep, round_robin, signature,
-                             solved_layout)
-from lumina.model import Level
+from lumina import judge
+from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep, level_at,
+                           measure, solve)
+from lumina.generate import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
+from lumina.model import Block, Level
 from lumina.packfile import write_json
-from lumina.worlds import Bucket, world
+from lumina.worlds import Bucket
 
 COMMAND = "python -m lumina.bench strategies"
 CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
-FILTERS = ("duplicate", "family", "solutions", "dead_blocks")
+FILTERS = ("duplicate", "near_duplicate", *judge.REASONS)
 
 
 class Candidate(NamedTuple):
@@ -70,18 +72,29 @@ class Candidate(NamedTuple):
 Producer = Callable[[Bucket, Level, random.Random, int], list[Candidate]]
 
 
-def target_depths(bucket: Bucket, layout: Level) -> tuple[int, int]:
-    """The sweep depths the generator harvests for this layout (inclusive)."""
-    lo, hi = bucket.band
-    shift = harvest_shift(layout)
-    return max(1, lo - shift), max(1, hi - min(0, shift) + 1)
+def round_robin(harvest: dict[int, list], depths: Sequence[int], rng: random.Random
+                ) -> list[tuple[int, object]]:
+    """B3: one item from each depth in turn (each depth's list shuffled by `rng`)."""
+    pools = {}
+    for d in depths:
+        pool = list(harvest.get(d, ()))
+        rng.shuffle(pool)
+        if pool:
+            pools[d] = pool
+    out = []
+    while pools:
+        for d in list(pools):
+            out.append((d, pools[d].pop()))
+            if not pools[d]:
+                del pools[d]
+    return out
 
 
-def _from_states(layout: Level, flat: Level, picks: Sequence[tuple[int, int]], budget: int
-                 ) -> list[Candidate]:
-    board = Board(flat)
-    return [Candidate(depth, candidate_from_state(layout, board, state, f"cand-{i}"))
-            for i, (depth, state) in enumerate(picks[:budget])]
+def _real_level(layout: Level, flat: Board, state: int, level_id: str) -> Level:
+    """The layout's real kinds where a crystal-board `state` puts the blocks."""
+    positions, _ = flat.decode(state)
+    return layout.replace(id=level_id, blocks=tuple(
+        Block(kind=b.kind, x=x, y=y, w=b.w, h=b.h) for b, (x, y) in zip(layout.blocks, positions)))
 
 
 def reverse_walk(bucket: Bucket, layout: Level, rng: random.Random, budget: int) -> list[Candidate]:
@@ -89,9 +102,8 @@ def reverse_walk(bucket: Bucket, layout: Level, rng: random.Random, budget: int)
 
     Crystal slides are their own inverses, so a backward move is any legal move;
     nothing stops the walk from undoing itself (that is the point)."""
-    flat = flatten(layout)
-    board = Board(flat)
-    lo, hi = target_depths(bucket, layout)
+    board = Board(crystal(layout))
+    lo, hi = bucket.band
     depths = list(range(lo, hi + 1))
     out = []
     for i in range(budget):
@@ -102,29 +114,33 @@ def reverse_walk(bucket: Bucket, layout: Level, rng: random.Random, budget: int)
             if not moves:
                 break
             state = board.apply(state, rng.choice(moves))
-        out.append(Candidate(k, candidate_from_state(layout, board, state, f"cand-{i}")))
+        out.append(Candidate(k, _real_level(layout, board, state, f"cand-{i}")))
     return out
 
 
 def single_source(bucket: Bucket, layout: Level, rng: random.Random, budget: int) -> list[Candidate]:
     """Strategy 2: BFS from the one solved layout; harvest by depth from that source.
 
-    The same compiled sweep as phase B2, seeded with a single state instead of the
-    goal set, so the source set is the only thing that differs from multi-source."""
-    flat = flatten(layout)
-    lo, hi = target_depths(bucket, layout)
+    A backward sweep on the crystal board seeded with a single state instead of the
+    goal set, so the source set is what differs from the generator's first sweep."""
+    flat = crystal(layout)
+    lo, hi = bucket.band
     harvest, _states, _deepest, _capped = backward_sweep(
         flat, [Board(flat).start], lo, PER_DEPTH, SWEEP_STATE_CAP, hi, rng.randrange(1, 2**32))
-    return _from_states(layout, flat, round_robin(harvest, sorted(harvest), rng), budget)
+    board = Board(flat)
+    return [Candidate(depth, _real_level(layout, board, state, f"cand-{i}"))
+            for i, (depth, state) in enumerate(round_robin(harvest, sorted(harvest), rng)[:budget])]
 
 
 def multi_source(bucket: Bucket, layout: Level, rng: random.Random, budget: int) -> list[Candidate]:
-    """Strategy 3: the shipped multi-source backward sweep (the generator's own code)."""
-    flat = flatten(layout)
-    lo, hi = target_depths(bucket, layout)
-    sweep = multi_source_sweep(flat, lo, hi, seed=rng.randrange(1, 2**32))
-    return _from_states(layout, flat, round_robin(sweep.harvest, sorted(sweep.harvest), rng),
-                        budget)
+    """Strategy 3: the shipped sweep, `exact_sweep` under the real rules: each start's
+    label is its exact par (binding or not: the judge counts unbound ones)."""
+    lo, hi = bucket.band
+    sweep = exact_sweep(layout, min_depth=lo, per_depth=PER_DEPTH, seed=rng.randrange(1, 2**32),
+                        state_cap=SWEEP_STATE_CAP)
+    pars = [p for p in sorted(sweep.harvest) if p <= hi]
+    return [Candidate(par, level_at(layout, c.state, f"cand-{i}"))
+            for i, (par, c) in enumerate(round_robin(sweep.harvest, pars, rng)[:budget])]
 
 
 STRATEGIES: dict[str, Producer] = {
@@ -133,23 +149,41 @@ STRATEGIES: dict[str, Producer] = {
     "multi-source": multi_source,
 }
 
-# Buckets from the campaign (name, world seed): 4x4 to 6x6 crystal, then a sand, an
-# ice and a rime+sand mix. Bands and block mixes are read from lumina.worlds.
-BENCH_BUCKETS = (("w1-b1", 101), ("w1-b2", 101), ("w1-b4", 101), ("w1-b5", 101),
-                 ("w2-b3", 202), ("w3-b4", 303), ("w4-b4", 404))
-QUICK_BUCKETS = (("w1-b2", 101), ("w1-b4", 101), ("w2-b3", 202))
+# The bench's own buckets (the campaign's shapes before issue 9), fixed here so that
+# re-planning the campaign in lumina.worlds never moves the comparison: 4x4 to 6x6
+# crystal, then sand, ice, rime+sand and beam. Name -> (bucket, layout seed).
+def _bucket(name: str, size: str, band: tuple[int, int], blockers: tuple[int, int],
+            **kw) -> Bucket:
+    w, h = (int(v) for v in size.split("x"))
+    return Bucket(name=name, width=w, height=h, band=band, levels=6, blockers=blockers, **kw)
+
+
+BUCKETS: dict[str, tuple[Bucket, int]] = {b.name: (b, seed) for b, seed in (
+    (_bucket("crystal-4x4", "4x4", (2, 4), (2, 4)), 101),
+    (_bucket("crystal-5x5", "5x5", (4, 6), (4, 7)), 101),
+    (_bucket("crystal-6x6", "6x6", (7, 9), (9, 12), walls=(0, 1)), 101),
+    (_bucket("crystal-6x6-12", "6x6", (10, 12), (11, 14), walls=(0, 1)), 101),
+    (_bucket("sand-6x5", "6x5", (6, 9), (6, 9), twists={"sand": 2}), 202),
+    (_bucket("ice-6x6", "6x6", (9, 11), (9, 12), twists={"ice": 2}, walls=(0, 1)), 303),
+    (_bucket("rime-6x6", "6x6", (9, 11), (9, 12), twists={"rime": 1, "sand": 1}), 404),
+    (_bucket("beam-5x5", "5x5", (4, 6), (4, 6), beam=True, mirrors=(1, 2)), 505),
+)}
+BENCH_BUCKETS = ("crystal-4x4", "crystal-5x5", "crystal-6x6", "crystal-6x6-12", "sand-6x5",
+                 "ice-6x6", "rime-6x6", "beam-5x5")
+QUICK_BUCKETS = ("crystal-5x5", "crystal-6x6", "sand-6x5")
 FULL_LAYOUTS, QUICK_LAYOUTS = 150, 20
 PER_LAYOUT = 24   # our own budget, fixed here so the lead tuning the generator never moves it
 
 
 def bucket_by_name(name: str) -> Bucket:
-    w = world(int(name[1]))
-    return next(b for b in w.buckets if b.name == name)
+    return BUCKETS[name][0]
 
 
 def bucket_label(bucket: Bucket) -> str:
-    twists = "+".join(f"{k}{n}" for k, n in sorted(bucket.twists.items())) or "crystal"
-    return f"{bucket.name} {bucket.width}x{bucket.height} {twists} {bucket.band[0]}-{bucket.band[1]}"
+    kinds = "+".join(f"{k}{n}" for k, n in sorted(bucket.twists.items())) or "crystal"
+    if bucket.beam:
+        kinds = f"beam {kinds}"
+    return f"{bucket.name} {bucket.width}x{bucket.height} {kinds} {bucket.band[0]}-{bucket.band[1]}"
 
 
 @dataclass
@@ -197,27 +231,19 @@ def layouts_for(bucket: Bucket, seed: int, count: int) -> list[tuple[Level, rand
     return out
 
 
-def classify(level: Level, band: tuple[int, int]) -> tuple[str, int | None, tuple]:
-    """Re-solve with the real solver; the class, the real optimal and its moves."""
+def classify(level: Level, band: tuple[int, int]) -> tuple[str, int | None]:
+    """Re-solve with the real solver: the class and the real optimal."""
     sol = solve(level, state_cap=SOLVE_STATE_CAP)
     if sol.outcome is Outcome.EXHAUSTED:
-        return "exhausted", None, ()
+        return "exhausted", None
     if sol.outcome is Outcome.UNSOLVABLE:
-        return "unsolvable", None, ()
-    opt = sol.optimal
-    lo, hi = band
-    if opt == 0:
-        return "already_solved", 0, sol.moves
-    if opt < lo:
-        return "under_band", opt, sol.moves
-    if opt > hi:
-        return "over_band", opt, sol.moves
-    return "in_band", opt, sol.moves
+        return "unsolvable", None
+    return judge.band_reason(sol.optimal, band) or "in_band", sol.optimal
 
 
 def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, random.Random]],
                  per_layout: int = PER_LAYOUT, filters: bool = True) -> Row:
-    """One strategy on one bucket: produce, re-solve, classify, filter. Deterministic
+    """One strategy on one bucket: produce, re-solve, classify, judge. Deterministic
     apart from `seconds` (CPU seconds of this process)."""
     producer = STRATEGIES[name]
     t0 = time.process_time()
@@ -225,42 +251,42 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
     filtered: Counter[str] = Counter()
     labels: Counter = Counter()
     sigs: set[str] = set()
-    fams: set[str] = set()
+    near = judge.NearIndex()
     survivors = 0
     for layout, rng0 in layouts:
         rng = random.Random()
         rng.setstate(rng0.getstate())
         for cand in producer(bucket, layout, rng, per_layout):
-            cls, opt, _moves = classify(cand.level, bucket.band)
+            cls, opt = classify(cand.level, bucket.band)
             counts[cls] += 1
             labels[(cand.label, cls if opt is None else opt)] += 1
             if cls != "in_band" or not filters:
                 continue
-            sig = signature(cand.level)
-            fam = family_key(cand.level, opt)
+            sig = judge.signature(cand.level)
             if sig in sigs:
                 filtered["duplicate"] += 1
                 continue
             sigs.add(sig)
-            if fam in fams:
-                filtered["family"] += 1
+            if near.find(cand.level) is not None:
+                filtered["near_duplicate"] += 1
                 continue
-            reason, _analysis = dag_filter(bucket, cand.level, opt, fam)
+            reason = judge.judge_level(cand.level, measure(cand.level), beam=bucket.beam)
             if reason:
                 filtered[reason] += 1
             else:
-                fams.add(fam)
+                near.add(cand.level, cand.level.id)
                 survivors += 1
     return Row(strategy=name, bucket=bucket_label(bucket), layouts=len(layouts), counts=counts,
                filtered=filtered, survivors=survivors, seconds=time.process_time() - t0,
                labels=labels)
 
 
-def run_all(buckets: Sequence[tuple[str, int]], n_layouts: int, per_layout: int = PER_LAYOUT,
+def run_all(buckets: Sequence[str], n_layouts: int, per_layout: int = PER_LAYOUT,
             filters: bool = True, strategies: Sequence[str] = tuple(STRATEGIES)) -> list[Row]:
+    """Every strategy on every named bucket (of BUCKETS), on the same layouts."""
     rows = []
-    for name, seed in buckets:
-        bucket = bucket_by_name(name)
+    for name in buckets:
+        bucket, seed = BUCKETS[name]
         layouts = layouts_for(bucket, seed, n_layouts)
         for s in strategies:
             rows.append(run_strategy(s, bucket, layouts, per_layout, filters))
@@ -299,6 +325,16 @@ def format_labels(rows: Sequence[Row]) -> list[str]:
     return lines
 
 
+def format_filters(rows: Sequence[Row]) -> list[str]:
+    """What the judge rejected among in-band candidates, by reason."""
+    lines = ["| strategy | bucket | in band | " + " | ".join(f.replace("_", " ") for f in FILTERS)
+             + " | survivors |", "|---|---|---|" + "---|" * len(FILTERS) + "---|"]
+    for r in rows:
+        lines.append(f"| {r.strategy} | {r.bucket} | {r.counts['in_band']} | "
+                     + " | ".join(str(r.filtered[f]) for f in FILTERS) + f" | {r.survivors} |")
+    return lines
+
+
 def bench_strategies(quick: bool, out: Path) -> int:
     """`python -m lumina.bench strategies`: print the table and write it as JSON."""
     buckets = QUICK_BUCKETS if quick else BENCH_BUCKETS
@@ -314,11 +350,14 @@ def bench_strategies(quick: bool, out: Path) -> int:
     print()
     for line in format_labels(rows):
         print(line)
+    print()
+    for line in format_filters(rows):
+        print(line)
     print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU")
     doc = {"command": command,
            "budget": {"layouts": n_layouts, "per_layout": PER_LAYOUT, "per_depth": PER_DEPTH,
                       "sweep_state_cap": SWEEP_STATE_CAP, "solve_state_cap": SOLVE_STATE_CAP},
-           "buckets": [_bucket_json(bucket_by_name(n), s) for n, s in buckets],
+           "buckets": [_bucket_json(*BUCKETS[n]) for n in buckets],
            "rows": [r.to_json() for r in rows]}
     out.parent.mkdir(parents=True, exist_ok=True)
     write_json(out, doc)

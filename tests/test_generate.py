@@ -1,24 +1,41 @@
-"""The generator: reproducible packs, curves without holes, tutorials that teach."""
+"""The generator: layouts -> candidates -> verdicts -> levels, reproducible packs, a
+campaign that climbs, twists that bind, tutorials that teach."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from lumina import Outcome
-from lumina.engine import solve
-from lumina.engine import Board
-from lumina.generate import (candidate_from_state, flatten, generate_bucket, harvest_shift,
-                             multi_source_sweep, solved_layout)
+from lumina import judge
+from lumina.engine import Board, level_at, measure, solve
+from lumina.generate import (GENERATOR_VERSION, BucketResult, Verdicts, generate_bucket,
+                             harvest, run_buckets, settle, solved_layout)
 from lumina.packfile import read_pack
-from lumina.worlds import DAILY_POOL, WORLDS, Bucket, daily_id, daily_index, world
+from lumina.worlds import (DAILY_BUCKETS, DAILY_POOL, GATES, WORLDS, Bucket, daily_id,
+                           daily_index, world)
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "packs"
+MECHANIC = {1: "crystal", 2: "sand", 3: "ice", 4: "rime", 5: "beam"}
+
+# Cheap buckets of every kind (crystal, twists, beam) for the quick determinism tests.
+QUICK = (
+    Bucket(name="q-crystal", width=5, height=5, band=(4, 6), levels=3, blockers=(4, 7)),
+    Bucket(name="q-rime", width=5, height=5, band=(4, 6), levels=2, blockers=(4, 7),
+           twists={"rime": 1}),
+    Bucket(name="q-beam", width=5, height=5, band=(4, 6), levels=2, blockers=(4, 7),
+           beam=True, mirrors=(1, 2)),
+    Bucket(name="q-deep", width=6, height=6, band=(12, 14), levels=2, blockers=(7, 12),
+           deep=400),
+    Bucket(name="q-chain", width=6, height=6, band=(11, 14), levels=3, blockers=(7, 12),
+           twists={"rime": 1}, deep=400, chain=True),
+)
 
 
 def _gen(tmp: Path, *args: str) -> subprocess.CompletedProcess:
@@ -26,126 +43,238 @@ def _gen(tmp: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=ROOT, capture_output=True, text=True)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_regenerating_reproduces_committed_packs_byte_for_byte(tmp_path, workers):
-    worlds = ["1", "4"] if workers == "1" else ["1", "2", "3", "4", "5"]
-    args = [a for n in worlds for a in ("--world", n)]
-    proc = _gen(tmp_path, *args, "--workers", workers)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    for n in worlds:
-        for name in (f"world-{n}.json", f"report-world-{n}.json"):
-            assert (tmp_path / name).read_bytes() == (PACKS / name).read_bytes(), name
-    assert "rejected:" in proc.stdout          # rejection counts printed per bucket
+def _levels_json(results: list[BucketResult]) -> str:
+    return json.dumps([[lv.to_json() for lv in r.levels] for r in results], sort_keys=True)
+
+
+# ---------------------------------------------------------------------------
+# Determinism.
+
+def test_buckets_are_byte_identical_with_one_and_two_workers():
+    one = run_buckets("quick", QUICK, 7, 1)
+    two = run_buckets("quick", QUICK, 7, 2)
+    assert _levels_json(one) == _levels_json(two)
+    assert [r.report for r in one] == [r.report for r in two]
+    assert all(r.failed is None for r in one), [r.failed for r in one]
+
+
+def test_a_chained_bucket_climbs_through_distinct_layouts():
+    r = generate_bucket(QUICK[4], 5)
+    assert r.failed is None and r.report["mix"]["chain"]
+    assert r.report["search"]["searches"] >= QUICK[4].levels
+    assert len({judge.family_key(lv) for lv in r.levels}) == QUICK[4].levels
+    assert all(lv.analysis.crystal_optimal < lv.optimal for lv in r.levels)
+
+
+def test_a_different_seed_gives_different_levels():
+    a = generate_bucket(QUICK[0], 1)
+    b = generate_bucket(QUICK[0], 2)
+    assert [lv.desc() for lv in a.levels] != [lv.desc() for lv in b.levels]
 
 
 @pytest.mark.slow
-def test_regenerating_the_daily_pool_reproduces_it(tmp_path):
-    proc = _gen(tmp_path, "--dailies", "--workers", "2")
+@pytest.mark.parametrize("number", [1, 3])
+def test_regenerating_a_world_reproduces_its_pack_byte_for_byte(tmp_path, number):
+    for n in range(1, number):           # judged against the committed earlier worlds
+        shutil.copy(PACKS / f"world-{n}.json", tmp_path)
+    proc = _gen(tmp_path, "--world", str(number), "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-2000:]
-    for name in ("dailies.json", "report-dailies.json"):
+    for name in (f"world-{number}.json", f"report-world-{number}.json"):
         assert (tmp_path / name).read_bytes() == (PACKS / name).read_bytes(), name
-    assert not (tmp_path / "world-1.json").exists()   # the pool never re-searches the campaign
+    assert "rejected:" in proc.stdout and "rejected in all:" in proc.stdout
+
+
+def test_a_world_needs_the_earlier_worlds_on_disk(tmp_path):
+    proc = _gen(tmp_path, "--world", "2")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "world-1.json" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# Layouts -> candidates -> verdicts.
+
+def test_phase_a_layouts_are_solved():
+    for b in (QUICK[0], QUICK[2], world(4).buckets[1]):
+        made = [lv for i in range(60) if (lv := solved_layout(b, random.Random(i)))]
+        assert len(made) >= 5
+        for lv in made:
+            board = Board(lv)
+            assert board.is_solved(board.start)
+
+
+@pytest.mark.parametrize("bucket", [world(3).buckets[0], world(4).buckets[1]],
+                         ids=lambda b: b.name)
+def test_harvest_is_by_exact_par_and_twist_buckets_harvest_only_binding_starts(bucket):
+    checked = 0
+    for i in range(200):
+        layout = solved_layout(bucket, random.Random(i))
+        if layout is None:
+            continue
+        sweep = harvest(bucket, layout, 2, seed=i)
+        for par, cands in sorted(sweep.harvest.items()):
+            for c in cands[:2]:
+                lv = level_at(layout, c.state, "c")
+                assert solve(lv).optimal == par == c.par       # the solver agrees
+                assert solve(lv.replace(blocks=tuple(
+                    dataclasses.replace(b, kind="crystal") if b.kind in judge.TWIST_KINDS else b
+                    for b in lv.blocks))).optimal == c.crystal_par < par
+                checked += 1
+        if checked >= 12:
+            break
+    assert checked >= 4
+
+
+def test_bucket_is_deterministic_counts_rejections_and_keeps_one_level_per_layout():
+    b = QUICK[0]
+    r1, r2 = generate_bucket(b, 9), generate_bucket(b, 9)
+    assert [lv.desc() for lv in r1.levels] == [lv.desc() for lv in r2.levels]
+    assert r1.report == r2.report and r1.report["accepted"] == b.levels
+    assert sum(r1.report["rejections"].values()) > 0
+    assert r1.report["layouts"] >= r1.report["accepted"]
+    assert sorted(lv.optimal for lv in r1.levels) == sorted(b.targets())
+
+
+def test_accepted_levels_pass_the_judge_and_carry_every_measure():
+    for b in QUICK[:3]:
+        for lv in generate_bucket(b, 3).levels:
+            m = measure(lv)
+            assert lv.optimal == m.optimal == solve(lv).optimal == len(lv.solution)
+            assert judge.judge_level(lv, m, beam=b.beam) is None
+            assert lv.analysis == judge.analysis(lv, m)
+            if b.twists:
+                assert lv.analysis.crystal_optimal < lv.optimal
+
+
+def test_verdicts_reject_near_duplicates_of_prior_levels():
+    b = QUICK[0]
+    first = generate_bucket(b, 5).levels[0]
+    moved = None
+    for i, blk in enumerate(first.blocks):       # the same board with one block shifted
+        if blk.kind == "key":
+            continue
+        for d in (-1, 1):
+            nb = dataclasses.replace(blk, x=blk.x + d) if blk.horizontal else \
+                dataclasses.replace(blk, y=blk.y + d)
+            try:
+                cand = first.replace(blocks=first.blocks[:i] + (nb,) + first.blocks[i + 1:])
+            except Exception:
+                continue
+            moved = cand
+            break
+        if moved:
+            break
+    assert moved is not None
+    v = Verdicts(b, prior=[first])
+    assert v.near.find(moved) == first.id
+    mirrored = first.replace(
+        exit=dataclasses.replace(first.exit, side={"left": "right", "right": "left"}.get(
+            first.exit.side, first.exit.side),
+            index=first.exit.index if first.exit.side in ("left", "right")
+            else first.width - 1 - first.exit.index),
+        blocks=tuple(dataclasses.replace(blk, x=first.width - blk.x - blk.w) for blk in first.blocks),
+        walls=tuple((first.width - 1 - x, y) for x, y in first.walls))
+    assert v.near.find(mirrored) == first.id
+
+
+def test_settle_regenerates_a_bucket_that_nearly_duplicates_an_earlier_pack():
+    b = QUICK[0]
+    r = generate_bucket(b, 4)
+    prior = [r.levels[0].replace(id="w9-02")]
+    settled = settle([b], [r], 4, prior)[0]
+    assert settled.report.get("regenerated")
+    index = judge.NearIndex()
+    index.add(prior[0], "w9-02")
+    assert all(index.find(lv) is None for lv in settled.levels)
+    assert len(settled.levels) == b.levels
+    untouched = settle([b], [r], 4, [])[0]
+    assert untouched is r
+
+
+# ---------------------------------------------------------------------------
+# The committed packs.
+
+def _world_levels(n):
+    return read_pack(PACKS / f"world-{n}.json").levels
 
 
 def test_packs_record_seed_and_version():
     for w in WORLDS:
         meta = read_pack(PACKS / f"world-{w.number}.json").meta
-        assert meta["seed"] == w.seed and meta["generator"].startswith("lumina-gen/")
+        assert meta["seed"] == w.seed and meta["generator"] == GENERATOR_VERSION
         assert meta["name"] == w.name and meta["mechanic"] == w.mechanic
-    assert len(read_pack(PACKS / "dailies.json").levels) == DAILY_POOL
+    pool = read_pack(PACKS / "dailies.json")
+    assert len(pool.levels) == DAILY_POOL and pool.meta["generator"] == GENERATOR_VERSION
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
-def test_curve_rises_without_holes(number):
-    levels = [lv for lv in read_pack(PACKS / f"world-{number}.json").levels if not lv.tutorial]
-    counts = [lv.optimal for lv in levels]
-    best = 0
-    for c in counts:
-        assert c >= best - 2, counts           # small dips only
-        best = max(best, c)
-    distinct = sorted(set(counts))
-    assert all(b - a <= 2 for a, b in zip(distinct, distinct[1:])), distinct
-    assert sum(counts[-5:]) > sum(counts[:5])  # it really rises
-    sizes = [lv.width * lv.height for lv in levels]
-    assert sizes == sorted(sizes) and sizes[0] == 16 and sizes[-1] == 36
+def test_each_world_opens_gently_and_climbs(number):
+    levels = [lv for lv in _world_levels(number) if not lv.tutorial]
+    pars = [lv.optimal for lv in levels]
+    assert len(levels) == 29
+    assert judge.curve_problems(pars, f"world {number}") == []
+    assert pars == sorted(pars) and pars[0] <= 7
+    assert all(4 <= lv.width <= 6 and 4 <= lv.height <= 6 for lv in levels)
 
 
-def test_campaign_rises_across_worlds():
-    tops = [max(lv.optimal for lv in read_pack(PACKS / f"world-{n}.json").levels) for n in range(1, 5)]
-    assert tops == sorted(tops)
+def test_campaign_rises_world_over_world_to_forty_moves_in_world_five():
+    pars = {n: [lv.optimal for lv in _world_levels(n) if not lv.tutorial] for n in range(1, 6)}
+    assert judge.campaign_problems(pars) == []
+    assert max(pars[1]) >= 20 and max(pars[5]) >= 40
 
 
-def test_every_level_has_proof_and_analysis():
+def test_every_twist_level_binds_and_records_its_measures():
     for path in sorted(PACKS.glob("world-*.json")) + [PACKS / "dailies.json"]:
         for lv in read_pack(path).levels:
+            a = lv.analysis
             assert lv.optimal is not None and len(lv.solution) == lv.optimal
-            assert lv.analysis is not None and lv.analysis.family
+            assert a is not None and a.family == judge.family_key(lv)
+            assert a.component_states > 0 and a.first_moves_optimal >= 1
+            if judge.has_twist(lv):
+                assert a.crystal_optimal is not None and a.crystal_optimal < lv.optimal, lv.id
 
 
-@pytest.mark.parametrize("number,kind", [(1, "crystal"), (2, "sand"), (3, "ice"), (4, "rime")])
-def test_tutorial_optimal_solution_uses_its_mechanic(number, kind):
+def test_no_two_shipped_levels_are_near_duplicates():
+    index = judge.NearIndex()
+    for path in sorted(PACKS.glob("world-*.json")) + [PACKS / "dailies.json"]:
+        for lv in read_pack(path).levels:
+            assert index.find(lv) is None, lv.id
+            index.add(lv, lv.id)
+
+
+def test_dailies_cover_every_mechanic_and_reach_25_moves():
+    levels = read_pack(PACKS / "dailies.json").levels
+    pars = [lv.optimal for lv in levels]
+    assert min(pars) >= 5 and max(pars) >= 25
+    kinds = {b.kind for lv in levels for b in lv.blocks}
+    assert {"crystal", "sand", "ice", "rime"} <= kinds
+    assert any(lv.win == "beam" for lv in levels)
+
+
+def test_gates_are_reachable_with_two_stars_everywhere():
+    total = 0
+    for n in sorted(GATES):
+        assert total >= GATES[n], n
+        total += 2 * len(_world_levels(n))
+
+
+# ---------------------------------------------------------------------------
+# Tutorials.
+
+@pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
+def test_tutorial_teaches_with_exactly_one_plan(number):
     tut = world(number).tutorial
-    sol = solve(tut)
-    assert sol.outcome is Outcome.SOLVED and sol.optimal <= 4
-    moved = [(tut.blocks[b].kind, d) for b, d in sol.moves]
-    assert any(k == kind for k, _ in moved)
-    if kind == "ice":
-        assert all(abs(d) >= 2 for k, d in moved if k == "ice")
-    # the twist is needed: turn its block into a wall and the level gets harder or impossible
-    if kind != "crystal":
-        i = next(i for i, b in enumerate(tut.blocks) if b.kind == kind)
-        walls = tuple(tut.walls) + tuple(tut.blocks[i].cells())
-        blocked = tut.replace(blocks=tut.blocks[:i] + tut.blocks[i + 1:], walls=walls)
-        s2 = solve(blocked)
-        assert s2.outcome is Outcome.UNSOLVABLE or s2.optimal > sol.optimal
-
-
-def test_beam_tutorial_bends_the_light():
-    tut = world(5).tutorial
-    board = Board(tut)
-    s = board.start
-    for mv in solve(tut).moves:
-        s = board.apply(s, mv)
-    lit, cells = board.beam(s)
-    assert lit and (tut.mirrors[0].x, tut.mirrors[0].y) in cells
-
-
-def test_phase_a_layouts_are_solved_and_multi_source_depth_is_exact():
-    bucket = world(1).buckets[3]
-    checked = 0
-    for i in range(40):
-        layout = solved_layout(bucket, random.Random(i))
-        if layout is None:
-            continue
-        board = Board(layout)
-        assert board.is_solved(board.start)
-        sweep = multi_source_sweep(flatten(layout), 3, 6, seed=i)
-        for depth, states in sorted(sweep.harvest.items()):
-            for st in states[:3]:
-                cand = candidate_from_state(layout, board, st, "c")
-                assert solve(cand).optimal == depth   # crystal only: the sweep depth is exact
-                checked += 1
-    assert checked > 20
-
-
-def test_harvest_shift_sign():
-    b = Bucket(name="t", width=6, height=6, band=(5, 6), levels=1, blockers=(6, 6),
-               twists={"sand": 1, "ice": 1, "rime": 1})
-    layout = next(l for i in range(50) if (l := solved_layout(b, random.Random(i))))
-    assert harvest_shift(layout) == 1
-
-
-def test_bucket_is_deterministic_and_counts_rejections():
-    b = world(1).buckets[0]
-    r1, r2 = generate_bucket(b, 9), generate_bucket(b, 9)
-    assert [lv.desc() for lv in r1.levels] == [lv.desc() for lv in r2.levels]
-    assert r1.report == r2.report and r1.report["accepted"] == b.levels
-    assert sum(r1.report["rejections"].values()) > 0
+    m = measure(tut)
+    assert m.plans == 1
+    assert judge.tutorial_problems(tut, m, MECHANIC[number]) == []
+    shipped = _world_levels(number)[0]
+    assert shipped.tutorial and shipped.desc() == tut.desc()
 
 
 def test_daily_rule():
     import datetime as dt
     assert daily_index(dt.date(1970, 1, 1)) == 0
     assert daily_index(dt.date(1970, 1, 1) + dt.timedelta(days=174)) == 0
-    assert daily_id(dt.date(2026, 12, 2)) == f"d-{(dt.date(2026, 12, 2) - dt.date(1970, 1, 1)).days % 174 + 1:03d}"
+    assert daily_id(dt.date(2026, 12, 2)) == \
+        f"d-{(dt.date(2026, 12, 2) - dt.date(1970, 1, 1)).days % 174 + 1:03d}"
+    assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
