@@ -1,189 +1,23 @@
-const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
-const LK = { K: "key", C: "crystal", S: "sand", I: "ice", R: "rime" };
-const SL = { left: "L", right: "R", top: "T", bottom: "B" };
-const LS = { L: "left", R: "right", T: "top", B: "bottom" };
-export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
-const WALL = -1, FWD = -2, BACK = -3;   // fixed cells in the occupancy grid
-export function validate(lv) {
-const id = lv && typeof lv.id === "string" ? lv.id : "?";
-const fail = (f, m) => { throw new Error(`level ${id}: ${f}: ${m}`); };
-const int = (v, f, lo, hi) => {
-if (!Number.isInteger(v) || v < lo || v > hi) fail(f, `must be an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);
-return v;
-};
-if (!lv || typeof lv !== "object") fail("level", "must be an object");
-const W = int(lv.width, "width", 4, 8), H = int(lv.height, "height", 4, 8);
-const ex = lv.exit;
-if (!ex || !SL[ex.side]) fail("exit.side", "must be one of left, right, top, bottom");
-int(ex.index, "exit.index", 0, (ex.side === "left" || ex.side === "right" ? H : W) - 1);
-const win = lv.win ?? "exit";
-if (win !== "exit" && win !== "beam") fail("win", `must be exit or beam, got ${JSON.stringify(win)}`);
-const seen = new Map();
-const claim = (x, y, what, f) => {
-int(x, f + " x", 0, W - 1); int(y, f + " y", 0, H - 1);
-if (seen.has(y * W + x)) fail(f, `${what} overlaps ${seen.get(y * W + x)} at (${x}, ${y})`);
-seen.set(y * W + x, what);
-};
-(lv.walls || []).forEach((w, i) => claim(w && w[0], w && w[1], `wall ${i}`, `walls[${i}]`));
-(lv.mirrors || []).forEach((m, i) => {
-if (!m || (m.tilt !== "/" && m.tilt !== "\\")) fail(`mirrors[${i}].tilt`, "must be / or \\");
-claim(m.x, m.y, `mirror ${i}`, `mirrors[${i}]`);
-});
-if (!Array.isArray(lv.blocks) || lv.blocks.length > 16) fail("blocks", "must be a list of at most 16 blocks");
-let keys = 0;
-lv.blocks.forEach((b, i) => {
-const f = `blocks[${i}]`;
-if (!b || !KL[b.kind]) fail(f + ".kind", "must be one of key, crystal, sand, ice, rime");
-int(b.w, f + ".w", 1, W); int(b.h, f + ".h", 1, H);
-if (b.w === b.h) fail(f, `a ${b.w}x${b.h} square block has no axis`);
-if (b.kind === "key") keys++;
-for (let dy = 0; dy < b.h; dy++) for (let dx = 0; dx < b.w; dx++) claim(b.x + dx, b.y + dy, `block ${i}`, f);
-});
-if (keys !== 1) fail("blocks", `needs exactly one key, found ${keys}`);
-if (win === "beam") {
-const bm = lv.beam, key = lv.blocks.find((b) => b.kind === "key");
-if (!bm || !DIRS[bm.dir]) fail("beam", "a beam level needs beam {dir: N|E|S|W, offset}");
-int(bm.offset, "beam.offset", 0, (bm.dir === "E" || bm.dir === "W" ? key.h : key.w) - 1);
-}
-return lv;
-}
-export function compile(level) {
-validate(level);
-const W = level.width, H = level.height, fixed = new Int8Array(W * H);
-for (const [x, y] of level.walls || []) fixed[y * W + x] = WALL;
-for (const m of level.mirrors || []) fixed[m.y * W + m.x] = m.tilt === "/" ? FWD : BACK;
-const blocks = level.blocks.map((b) => ({ kind: b.kind, x: b.x, y: b.y, w: b.w, h: b.h, horiz: b.w > b.h }));
-return {
-level, width: W, height: H, fixed, blocks, n: blocks.length,
-key: blocks.findIndex((b) => b.kind === "key"), exit: level.exit,
-win: level.win || "exit", beam: level.win === "beam" ? level.beam : null,
-};
-}
-export function rect(board, state, i) {
-const b = board.blocks[i], p = state.pos[i];
-return b.horiz ? { x: p, y: b.y, w: b.w, h: b.h } : { x: b.x, y: p, w: b.w, h: b.h };
-}
-function occupancy(board, state) {
-const g = board.fixed.slice(), W = board.width;
-for (let i = 0; i < board.n; i++) {
-const r = rect(board, state, i);
-for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
-}
-return g;
-}
-function touches(a, b) {
-return ((a.x + a.w === b.x || b.x + b.w === a.x) && a.y < b.y + b.h && b.y < a.y + a.h)
-|| ((a.y + a.h === b.y || b.y + b.h === a.y) && a.x < b.x + b.w && b.x < a.x + a.w);
-}
-function thaw(board, s) {
-const k = rect(board, s, board.key);
-board.blocks.forEach((b, i) => {
-if (b.kind === "rime" && !s.flags[i] && touches(k, rect(board, s, i))) s.flags[i] = 1;
-});
-return s;
-}
-export function startState(board) {
-const s = {
-pos: Int8Array.from(board.blocks, (b) => (b.horiz ? b.x : b.y)),
-flags: new Uint8Array(board.n),
-};
-return thaw(board, s);
-}
-export function stateFromPython(board, positions, flags) {
-if (positions.length !== board.n || flags.length !== board.n) throw new Error("state: need one position and one flag per block");
-const s = { pos: new Int8Array(board.n), flags: new Uint8Array(board.n) };
-board.blocks.forEach((b, i) => {
-const [x, y] = positions[i];
-if ((b.horiz ? y !== b.y : x !== b.x)) throw new Error(`state: block ${i} left its axis`);
-s.pos[i] = b.horiz ? x : y;
-s.flags[i] = (b.kind === "sand" || b.kind === "rime") && flags[i] ? 1 : 0;
-});
-return s;
-}
-export const positions = (board, state) => board.blocks.map((_, i) => { const r = rect(board, state, i); return [r.x, r.y]; });
-export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join("");
-export function legalMoves(board, state) {
-const g = occupancy(board, state), W = board.width, H = board.height, out = [];
-const free = (x, y) => x >= 0 && y >= 0 && x < W && y < H && g[y * W + x] === 0;
-for (let i = 0; i < board.n; i++) {
-const b = board.blocks[i], f = state.flags[i];
-if ((b.kind === "sand" && f) || (b.kind === "rime" && !f)) continue;
-const r = rect(board, state, i);
-const ok = b.horiz
-? (t) => { for (let y = r.y; y < r.y + r.h; y++) if (!free(t, y)) return false; return true; }
-: (t) => { for (let x = r.x; x < r.x + r.w; x++) if (!free(x, t)) return false; return true; };
-const p = b.horiz ? r.x : r.y, len = b.horiz ? r.w : r.h;
-let lo = 0, hi = 0;
-while (ok(p + lo - 1)) lo--;
-while (ok(p + len + hi)) hi++;
-if (b.kind === "ice") {
-if (lo) out.push([i, lo]);
-if (hi) out.push([i, hi]);
-} else for (let d = lo; d <= hi; d++) if (d) out.push([i, d]);
-}
-return out;
-}
-export function applyMove(board, state, move) {
-const [i, d] = move;
-if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
-const s = { pos: state.pos.slice(), flags: state.flags.slice() };
-s.pos[i] += d;
-if (board.blocks[i].kind === "sand") s.flags[i] = 1;
-return thaw(board, s);
-}
-function atLantern(board, x, y) {
-const { side, index } = board.exit;
-return side === "right" ? x >= board.width && y === index
-: side === "left" ? x < 0 && y === index
-: side === "top" ? y < 0 && x === index
-: y >= board.height && x === index;
-}
-export function trace(board, state, x, y, dx, dy) {
-const W = board.width, H = board.height, g = occupancy(board, state), cells = [];
-for (let step = 0; step < W * H * 4; step++) {
-if (x < 0 || y < 0 || x >= W || y >= H) return { solved: atLantern(board, x, y), cells, end: [x, y], stop: "edge" };
-const c = g[y * W + x];
-if (c > 0 || c === WALL) return { solved: false, cells, end: [x, y], stop: "blocked" };
-cells.push([x, y]);
-if (c === FWD) [dx, dy] = [-dy, -dx];
-else if (c === BACK) [dx, dy] = [dy, dx];
-x += dx; y += dy;
-}
-return { solved: false, cells, end: null, stop: "loop" };
-}
-export function beamPath(board, state) {
-if (!board.beam) return { solved: false, cells: [], end: null, stop: "none" };
-const k = rect(board, state, board.key), { dir, offset } = board.beam, [dx, dy] = DIRS[dir];
-const x = dx > 0 ? k.x + k.w : dx < 0 ? k.x - 1 : k.x + offset;
-const y = dy > 0 ? k.y + k.h : dy < 0 ? k.y - 1 : k.y + offset;
-return { ...trace(board, state, x, y, dx, dy), start: [x, y, dx, dy] };
-}
-export function isSolved(board, state) {
-if (board.win === "beam") return beamPath(board, state).solved;
-const r = rect(board, state, board.key), { side, index } = board.exit;
-if (side === "left" || side === "right") {
-return (side === "left" ? r.x === 0 : r.x + r.w === board.width) && r.y <= index && index < r.y + r.h;
-}
-return (side === "top" ? r.y === 0 : r.y + r.h === board.height) && r.x <= index && index < r.x + r.w;
-}
-export const stars = (moves, optimal) => (moves <= optimal ? 3 : moves <= optimal + 2 ? 2 : 1);
-export function encodeDesc(lv) {
-let s = `${lv.width}x${lv.height}-${SL[lv.exit.side]}${lv.exit.index}-`
-+ lv.blocks.map((b) => KL[b.kind] + b.x + b.y + b.w + b.h).join("");
-if (lv.walls && lv.walls.length) s += "-w" + lv.walls.map(([x, y]) => `${x}${y}`).join("");
-if (lv.mirrors && lv.mirrors.length) s += "-m" + lv.mirrors.map((m) => `${m.x}${m.y}${m.tilt === "/" ? "f" : "b"}`).join("");
-if (lv.win === "beam") s += `-b${lv.beam.dir}${lv.beam.offset}`;
-return s;
-}
-const DESC = /^(\d)x(\d)-([LRTB])(\d)-((?:[KCSIR]\d{4})+)(?:-w((?:\d\d)+))?(?:-m((?:\d\d[fb])+))?(?:-b([NESW])(\d))?$/;
-export function decodeDesc(text, id = "custom") {
-const m = DESC.exec(String(text).trim());
-if (!m) throw new Error(`desc: cannot read ${JSON.stringify(String(text))} (expected e.g. 6x5-R2-K0221I2113)`);
-const d = (s, i) => +s[i];
-const lv = { id, width: +m[1], height: +m[2], exit: { side: LS[m[3]], index: +m[4]} };
-if (m[8]) { lv.win = "beam"; lv.beam = { dir: m[8], offset: +m[9] }; }
-if (m[6]) lv.walls = m[6].match(/\d\d/g).map((t) => [d(t, 0), d(t, 1)]);
-if (m[7]) lv.mirrors = m[7].match(/\d\d[fb]/g).map((t) => ({ x: d(t, 0), y: d(t, 1), tilt: t[2] === "f" ? "/" : "\\" }));
-lv.blocks = m[5].match(/[KCSIR]\d{4}/g).map((t) => ({ kind: LK[t[0]], x: d(t, 1), y: d(t, 2), w: d(t, 3), h: d(t, 4) }));
-return validate(lv);
-}
+const KL={key:"K",crystal:"C",sand:"S",ice:"I",rime:"R"};const LK={K:"key",C:"crystal",S:"sand",I:"ice",R:"rime"};const SL={left:"L",right:"R",top:"T",bottom:"B"};const LS={L:"left",R:"right",T:"top",B:"bottom"};export const DIRS={N:[0,-1],E:[1,0],S:[0,1],W:[-1,0]};const WALL=-1,FWD=-2,BACK=-3;export function validate(lv){const id=lv&&typeof lv.id==="string"?lv.id:"?";const fail=(f,m)=>{throw new Error(`level ${id}: ${f}: ${m}`);};const int=(v,f,lo,hi)=>{if(!Number.isInteger(v)||v<lo||v>hi)fail(f,`must be an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);return v;};if(!lv||typeof lv!=="object")fail("level","must be an object");const W=int(lv.width,"width",4,8),H=int(lv.height,"height",4,8);const ex=lv.exit;if(!ex||!SL[ex.side])fail("exit.side","must be one of left, right, top, bottom");int(ex.index,"exit.index",0,(ex.side==="left"||ex.side==="right"?H:W)-1);const win=lv.win??"exit";if(win!=="exit"&&win!=="beam")fail("win",`must be exit or beam, got ${JSON.stringify(win)}`);const seen=new Map();const claim=(x,y,what,f)=>{int(x,f+" x",0,W-1);int(y,f+" y",0,H-1);if(seen.has(y*W+x))fail(f,`${what} overlaps ${seen.get(y * W + x)} at (${x}, ${y})`);seen.set(y*W+x,what);};(lv.walls||[]).forEach((w,i)=>claim(w&&w[0],w&&w[1],`wall ${i}`,`walls[${i}]`));(lv.mirrors||[]).forEach((m,i)=>{if(!m||(m.tilt!=="/"&&m.tilt!=="\\"))fail(`mirrors[${i}].tilt`,"must be / or \\");claim(m.x,m.y,`mirror ${i}`,`mirrors[${i}]`);});if(!Array.isArray(lv.blocks)||lv.blocks.length>16)fail("blocks","must be a list of at most 16 blocks");let keys=0;lv.blocks.forEach((b,i)=>{const f=`blocks[${i}]`;if(!b||!KL[b.kind])fail(f+".kind","must be one of key, crystal, sand, ice, rime");int(b.w,f+".w",1,W);int(b.h,f+".h",1,H);if(b.w===b.h)fail(f,`a ${b.w}x${b.h} square block has no axis`);if(b.kind==="key")keys++;for(let dy=0;dy<b.h;dy++)for(let dx=0;dx<b.w;dx++)claim(b.x+dx,b.y+dy,`block ${i}`,f);});if(keys!==1)fail("blocks",`needs exactly one key, found ${keys}`);if(win==="beam"){const bm=lv.beam,key=lv.blocks.find((b)=>b.kind==="key");if(!bm||!DIRS[bm.dir])fail("beam","a beam level needs beam {dir: N|E|S|W, offset}");int(bm.offset,"beam.offset",0,(bm.dir==="E"||bm.dir==="W"?key.h:key.w)-1);}
+return lv;}
+export function compile(level){validate(level);const W=level.width,H=level.height,fixed=new Int8Array(W*H);for(const[x,y]of level.walls||[])fixed[y*W+x]=WALL;for(const m of level.mirrors||[])fixed[m.y*W+m.x]=m.tilt==="/"?FWD:BACK;const blocks=level.blocks.map((b)=>({kind:b.kind,x:b.x,y:b.y,w:b.w,h:b.h,horiz:b.w>b.h}));return{level,width:W,height:H,fixed,blocks,n:blocks.length,key:blocks.findIndex((b)=>b.kind==="key"),exit:level.exit,win:level.win||"exit",beam:level.win==="beam"?level.beam:null,};}
+export function rect(board,state,i){const b=board.blocks[i],p=state.pos[i];return b.horiz?{x:p,y:b.y,w:b.w,h:b.h}:{x:b.x,y:p,w:b.w,h:b.h};}
+function occupancy(board,state){const g=board.fixed.slice(),W=board.width;for(let i=0;i<board.n;i++){const r=rect(board,state,i);for(let y=r.y;y<r.y+r.h;y++)for(let x=r.x;x<r.x+r.w;x++)g[y*W+x]=i+1;}
+return g;}
+function touches(a,b){return((a.x+a.w===b.x||b.x+b.w===a.x)&&a.y<b.y+b.h&&b.y<a.y+a.h)||((a.y+a.h===b.y||b.y+b.h===a.y)&&a.x<b.x+b.w&&b.x<a.x+a.w);}
+function thaw(board,s){const k=rect(board,s,board.key);board.blocks.forEach((b,i)=>{if(b.kind==="rime"&&!s.flags[i]&&touches(k,rect(board,s,i)))s.flags[i]=1;});return s;}
+export function startState(board){const s={pos:Int8Array.from(board.blocks,(b)=>(b.horiz?b.x:b.y)),flags:new Uint8Array(board.n),};return thaw(board,s);}
+export function stateFromPython(board,positions,flags){if(positions.length!==board.n||flags.length!==board.n)throw new Error("state: need one position and one flag per block");const s={pos:new Int8Array(board.n),flags:new Uint8Array(board.n)};board.blocks.forEach((b,i)=>{const[x,y]=positions[i];if((b.horiz?y!==b.y:x!==b.x))throw new Error(`state: block ${i} left its axis`);s.pos[i]=b.horiz?x:y;s.flags[i]=(b.kind==="sand"||b.kind==="rime")&&flags[i]?1:0;});return s;}
+export const positions=(board,state)=>board.blocks.map((_,i)=>{const r=rect(board,state,i);return[r.x,r.y];});export const stateKey=(state)=>state.pos.join(",")+"|"+state.flags.join("");export function legalMoves(board,state){const g=occupancy(board,state),W=board.width,H=board.height,out=[];const free=(x,y)=>x>=0&&y>=0&&x<W&&y<H&&g[y*W+x]===0;for(let i=0;i<board.n;i++){const b=board.blocks[i],f=state.flags[i];if((b.kind==="sand"&&f)||(b.kind==="rime"&&!f))continue;const r=rect(board,state,i);const ok=b.horiz?(t)=>{for(let y=r.y;y<r.y+r.h;y++)if(!free(t,y))return false;return true;}:(t)=>{for(let x=r.x;x<r.x+r.w;x++)if(!free(x,t))return false;return true;};const p=b.horiz?r.x:r.y,len=b.horiz?r.w:r.h;let lo=0,hi=0;while(ok(p+lo-1))lo--;while(ok(p+len+hi))hi++;if(b.kind==="ice"){if(lo)out.push([i,lo]);if(hi)out.push([i,hi]);}else for(let d=lo;d<=hi;d++)if(d)out.push([i,d]);}
+return out;}
+export function applyMove(board,state,move){const[i,d]=move;if(!legalMoves(board,state).some((m)=>m[0]===i&&m[1]===d))throw new Error(`illegal move [${i}, ${d}]`);const s={pos:state.pos.slice(),flags:state.flags.slice()};s.pos[i]+=d;if(board.blocks[i].kind==="sand")s.flags[i]=1;return thaw(board,s);}
+function atLantern(board,x,y){const{side,index}=board.exit;return side==="right"?x>=board.width&&y===index:side==="left"?x<0&&y===index:side==="top"?y<0&&x===index:y>=board.height&&x===index;}
+export function trace(board,state,x,y,dx,dy){const W=board.width,H=board.height,g=occupancy(board,state),cells=[];for(let step=0;step<W*H*4;step++){if(x<0||y<0||x>=W||y>=H)return{solved:atLantern(board,x,y),cells,end:[x,y],stop:"edge"};const c=g[y*W+x];if(c>0||c===WALL)return{solved:false,cells,end:[x,y],stop:"blocked"};cells.push([x,y]);if(c===FWD)[dx,dy]=[-dy,-dx];else if(c===BACK)[dx,dy]=[dy,dx];x+=dx;y+=dy;}
+return{solved:false,cells,end:null,stop:"loop"};}
+export function beamPath(board,state){if(!board.beam)return{solved:false,cells:[],end:null,stop:"none"};const k=rect(board,state,board.key),{dir,offset}=board.beam,[dx,dy]=DIRS[dir];const x=dx>0?k.x+k.w:dx<0?k.x-1:k.x+offset;const y=dy>0?k.y+k.h:dy<0?k.y-1:k.y+offset;return{...trace(board,state,x,y,dx,dy),start:[x,y,dx,dy]};}
+export function isSolved(board,state){if(board.win==="beam")return beamPath(board,state).solved;const r=rect(board,state,board.key),{side,index}=board.exit;if(side==="left"||side==="right"){return(side==="left"?r.x===0:r.x+r.w===board.width)&&r.y<=index&&index<r.y+r.h;}
+return(side==="top"?r.y===0:r.y+r.h===board.height)&&r.x<=index&&index<r.x+r.w;}
+export const stars=(moves,optimal)=>(moves<=optimal?3:moves<=optimal+2?2:1);export function encodeDesc(lv){let s=`${lv.width}x${lv.height}-${SL[lv.exit.side]}${lv.exit.index}-`
++lv.blocks.map((b)=>KL[b.kind]+b.x+b.y+b.w+b.h).join("");if(lv.walls&&lv.walls.length)s+="-w"+lv.walls.map(([x,y])=>`${x}${y}`).join("");if(lv.mirrors&&lv.mirrors.length)s+="-m"+lv.mirrors.map((m)=>`${m.x}${m.y}${m.tilt === "/" ? "f" : "b"}`).join("");if(lv.win==="beam")s+=`-b${lv.beam.dir}${lv.beam.offset}`;return s;}
+const DESC=/^(\d)x(\d)-([LRTB])(\d)-((?:[KCSIR]\d{4})+)(?:-w((?:\d\d)+))?(?:-m((?:\d\d[fb])+))?(?:-b([NESW])(\d))?$/;export function decodeDesc(text,id="custom"){const m=DESC.exec(String(text).trim());if(!m)throw new Error(`desc: cannot read ${JSON.stringify(String(text))} (expected e.g. 6x5-R2-K0221I2113)`);const d=(s,i)=>+s[i];const lv={id,width:+m[1],height:+m[2],exit:{side:LS[m[3]],index:+m[4]}};if(m[8]){lv.win="beam";lv.beam={dir:m[8],offset:+m[9]};}
+if(m[6])lv.walls=m[6].match(/\d\d/g).map((t)=>[d(t,0),d(t,1)]);if(m[7])lv.mirrors=m[7].match(/\d\d[fb]/g).map((t)=>({x:d(t,0),y:d(t,1),tilt:t[2]==="f"?"/":"\\"}));lv.blocks=m[5].match(/[KCSIR]\d{4}/g).map((t)=>({kind:LK[t[0]],x:d(t,1),y:d(t,2),w:d(t,3),h:d(t,4)}));return validate(lv);}
