@@ -168,6 +168,7 @@ def progress(s: Site) -> None:
     pars.update({lv.id: lv.optimal for lv in s.data.dailies})
     s.page("progress.html", "progress.html", title="Your progress · Lumina",
            worlds=[world_ctx(w) for w in s.data.worlds], pars=pars, dailies=len(s.data.dailies),
+           progress_worlds=[{"n": w.number, "levels": len(w.levels)} for w in s.data.worlds],
            og_image=s.og_default, description="Your stars, levels and streak (kept in this browser).")
 
 

@@ -1,6 +1,7 @@
-// The page shell around the board (lumina/render/pages.py, docs/SITE.md): world locks that
-// hold on level pages and links, and the daily date rule (today's page, the archive of past
-// days, a day page's date). The progress page's own code is progress-page.js. Every rule comes from the
+// The page shell around the board (lumina/render/pages.py, docs/SITE.md): the star total and
+// world locks that hold on level pages and on links into other worlds. Gates come from the
+// page's #site-data (lumina.sitedata), stored progress from progress.js. The daily pages'
+// code is days.js, the progress page's progress-page.js. Every rule comes from the
 // page's #site-data (lumina.sitedata.site_data(): gates, pool, epoch, star rule); stored
 // progress comes from progress.js. Never throws on missing or corrupt storage.
 import { loadProgress, totalStars } from "./progress.js";
@@ -18,19 +19,6 @@ export const SITE = json("site-data", { gates: {}, pool: 1, epoch: "1970-01-01",
 const META = json("site-meta", { worlds: [] });
 const ROOT = document.body.dataset.root || "";
 export const worldName = (n) => (META.worlds.find((w) => w.n === n) || { name: `World ${n}` }).name;
-
-// ---- the date rule ------------------------------------------------------------------
-const DAY_MS = 86400000;
-/** Days from the site's epoch to the player's local calendar `date`. */
-export function dayNumber(date = new Date(), site = SITE) {
-  const [y, m, d] = site.epoch.split("-").map(Number);
-  return Math.round((Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) - Date.UTC(y, m - 1, d)) / DAY_MS);
-}
-/** Today's index into the daily pool (0-based; level d-(index+1)). */
-export const dayIndex = (date = new Date(), site = SITE) => ((dayNumber(date, site) % site.pool) + site.pool) % site.pool;
-/** The local calendar date `k` days from `date`. */
-export const shift = (date, k) => new Date(date.getFullYear(), date.getMonth(), date.getDate() + k);
-const fmt = (date) => date.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
 
 // ---- locks ----------------------------------------------------------------------------
 const campaignStars = () => totalStars(loadProgress(), "w");
@@ -89,45 +77,5 @@ function levelLocks() {
   });
 }
 
-// ---- dailies ----------------------------------------------------------------------------
-function today() {
-  // daily.html: straight on to today's own page (it embeds only its level).
-  const n = dayIndex() + 1, href = `daily/${pad3(n)}.html`;
-  const a = $("[data-today-link] a");
-  if (a) { a.href = href; a.textContent = `Play today's level (#${n})`; }
-  location.replace(href);
-}
-
-function starsCell(node, e) {
-  const s = e ? e.stars : 0;
-  node.dataset.starsEarned = s;
-  node.setAttribute("aria-label", `${s} of 3 stars${e && e.best ? `, best ${e.best} moves` : ""}`);
-  node.firstElementChild.textContent = "★".repeat(s) + "☆".repeat(3 - s);
-}
-
-function archive() {
-  const now = new Date(), t = dayIndex(now) + 1, p = loadProgress();
-  for (const li of $$("[data-days] [data-day]")) {
-    const n = +li.dataset.day;
-    li.hidden = n > t;                       // future days of this round stay unlisted
-    if (li.hidden) continue;
-    $("[data-day-date]", li).textContent = n === t ? "today" : fmt(shift(now, n - t));
-    const e = p.levels[li.dataset.level];
-    li.classList.toggle("done", !!(e && e.stars));
-    starsCell($("[data-stars-earned]", li), e);
-  }
-}
-
-function dayPage() {
-  const now = new Date(), t = dayIndex(now) + 1, n = +document.body.dataset.day;
-  const label = $("[data-day-date]");
-  if (label) label.textContent = n === t ? "today's level" : n < t ? fmt(shift(now, n - t)) : `comes in ${n - t} day${n - t === 1 ? "" : "s"}`;
-  $$("[data-day-link]").forEach((a) => { a.hidden = +a.dataset.dayLink > t; });
-}
-
-const PAGES = { today, archive };
-const page = document.body.dataset.page;
 $$("[data-total-stars]").forEach((n) => { n.textContent = campaignStars(); });
-if (page === "level" && document.body.dataset.world) levelLocks();
-if (page === "level" && document.body.dataset.day) dayPage();
-if (PAGES[page]) PAGES[page]();
+if (document.body.dataset.page === "level" && document.body.dataset.world) levelLocks();

@@ -80,3 +80,14 @@ def python_states(level: dict, moves) -> list[tuple[list, list, bool]]:
 def progress(page) -> dict:
     raw = page.evaluate(f"() => localStorage.getItem({json.dumps(PROGRESS_KEY)})")
     return json.loads(raw) if raw else {}
+
+
+def all_open_progress(levels) -> str:
+    """Stored progress with three stars on every campaign level in `levels` (ids): every
+    world open. Level pages of shut worlds are locked, so tests that play them set this."""
+    return json.dumps({"levels": {i: {"stars": 3, "best": 1} for i in sorted(levels) if i.startswith("w")}})
+
+
+def open_everything(page, levels) -> None:
+    """Before any page script runs, on every navigation of `page`: every world open."""
+    page.add_init_script(f"localStorage.setItem({json.dumps(PROGRESS_KEY)}, {json.dumps(all_open_progress(levels))})")

@@ -1,0 +1,57 @@
+// The daily pages (lumina/render/pages.py: dailies): daily.html goes straight on to today's
+// own page, the archive lists the days of this round up to today (newest first, with their
+// dates and stars), and a day page names its date and offers the next day only once it has
+// come. The date rule (epoch, pool) is #site-data's.
+import { loadProgress } from "./progress.js";
+import { $, $$, SITE, pad3 } from "./shell.js";
+
+const DAY_MS = 86400000;
+/** Days from the site's epoch to the player's local calendar `date`. */
+export function dayNumber(date = new Date(), site = SITE) {
+  const [y, m, d] = site.epoch.split("-").map(Number);
+  return Math.round((Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) - Date.UTC(y, m - 1, d)) / DAY_MS);
+}
+/** Today's index into the daily pool (0-based; level d-(index+1)). */
+export const dayIndex = (date = new Date(), site = SITE) => ((dayNumber(date, site) % site.pool) + site.pool) % site.pool;
+/** The local calendar date `k` days from `date`. */
+export const shift = (date, k) => new Date(date.getFullYear(), date.getMonth(), date.getDate() + k);
+const fmt = (date) => date.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric" });
+
+function today() {
+  // daily.html: straight on to today's own page (it embeds only its level).
+  const n = dayIndex() + 1, href = `daily/${pad3(n)}.html`;
+  const a = $("[data-today-link] a");
+  if (a) { a.href = href; a.textContent = `Play today's level (#${n})`; }
+  location.replace(href);
+}
+
+function starsCell(node, e) {
+  const s = e ? e.stars : 0;
+  node.dataset.starsEarned = s;
+  node.setAttribute("aria-label", `${s} of 3 stars${e && e.best ? `, best ${e.best} moves` : ""}`);
+  node.firstElementChild.textContent = "★".repeat(s) + "☆".repeat(3 - s);
+}
+
+function archive() {
+  const now = new Date(), t = dayIndex(now) + 1, p = loadProgress();
+  for (const li of $$("[data-days] [data-day]")) {
+    const n = +li.dataset.day;
+    li.hidden = n > t;                       // future days of this round stay unlisted
+    if (li.hidden) continue;
+    $("[data-day-date]", li).textContent = n === t ? "today" : fmt(shift(now, n - t));
+    const e = p.levels[li.dataset.level];
+    li.classList.toggle("done", !!(e && e.stars));
+    starsCell($("[data-stars-earned]", li), e);
+  }
+}
+
+function dayPage() {
+  const now = new Date(), t = dayIndex(now) + 1, n = +document.body.dataset.day;
+  const label = $("[data-day-date]");
+  if (label) label.textContent = n === t ? "today's level" : n < t ? fmt(shift(now, n - t)) : `comes in ${n - t} day${n - t === 1 ? "" : "s"}`;
+  $$("[data-day-link]").forEach((a) => { a.hidden = +a.dataset.dayLink > t; });
+}
+
+const PAGES = { today, archive, level: dayPage };
+const run = PAGES[document.body.dataset.page];
+if (run) run();
