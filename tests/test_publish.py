@@ -363,6 +363,7 @@ def test_minifiers_are_the_libraries_and_keep_code_working():
     assert "doc" not in out and "tail" not in out and "`x\n  y`" in out and "/a\\/b/g" in out
     assert 'import{a}from"./a.js"' in out
     assert site.imports(out) == ["./a.js"], "the weight and link checks follow minified imports"
+    assert site.imports('import{x}from"./x.js";export{y}from"./y.js";import("./lazy.js")') == ["./x.js", "./y.js"]
     css = assets.minify_css("a  { color : red ; }\n/* x */ b,\n c { x: calc(1px + 2px) }")
     assert css == "a{color:red}b,c{x:calc(1px + 2px)}\n"
 
@@ -402,6 +403,7 @@ def test_star_words_follow_the_star_rule():
 def test_bench_site_reports_seconds_and_weight(capsys):
     res = site.bench_site(FIXTURES)
     assert res["heaviest_bytes"] < LIMIT and "seconds" in res and res["static_gzip_bytes"] < res["static_bytes"]
+    assert 0 < res["heaviest_gzip_bytes"] < res["heaviest_bytes"]
     assert "heaviest level page" in capsys.readouterr().out
 
 
