@@ -419,3 +419,17 @@ def test_committed_site_matches_a_fresh_build_of_packs(tmp_path):
     assert sorted(fresh) == sorted(old), "site/ has missing or extra files: run python -m lumina.publish"
     stale = [k for k in fresh if fresh[k] != old[k]]
     assert not stale, f"site/ is stale ({len(stale)} files, e.g. {stale[:3]}): run python -m lumina.publish"
+
+
+def test_making_page_measures_come_from_each_levels_analysis(built):
+    _, writer = built
+    w2 = read_pack(FIXTURES / "world-2.json").levels
+    row = pages.measures_table([("Dune Sea", w2)])[0]
+    raised = sum(1 for lv in w2 if lv.analysis.crystal_optimal is not None
+                 and lv.analysis.crystal_optimal < lv.optimal)
+    twists = sum(1 for lv in w2 if lv.analysis.crystal_optimal is not None)
+    assert row["twist"] == f"{raised} of {twists}"
+    assert row["trapped"] == sum(1 for lv in w2 if lv.analysis.traps)
+    assert row["single_plan"] == sum(1 for lv in w2 if lv.analysis.plans == 1)
+    html = writer.files["how-levels-are-made.html"].decode()
+    assert "What makes them hard" in html and f"<th scope=\"row\">Dune Sea</th><td class=\"num\">{len(w2)}</td>" in html

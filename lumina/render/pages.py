@@ -202,6 +202,32 @@ def strategy_table(doc: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"command": doc.get("command"), "columns": cols, "rows": rows}
 
 
+def measures_table(groups: list[tuple[str, tuple[Level, ...]]]) -> list[dict[str, Any]]:
+    """Per world (and the dailies): what makes its levels hard, from each level's Analysis.
+    Medians of plans, positions and the share of optimal first moves; levels with traps;
+    twist levels whose twist raises par above the plain-crystal par."""
+    def median(xs: list[float]) -> float:
+        xs = sorted(xs)
+        n = len(xs)
+        return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    rows = []
+    for name, levels in groups:
+        a = [lv.analysis for lv in levels]
+        twist = [(lv, x) for lv, x in zip(levels, a) if x.crystal_optimal is not None]
+        rows.append({
+            "name": name, "levels": len(levels),
+            "par": f"{min(lv.optimal for lv in levels)}–{max(lv.optimal for lv in levels)}",
+            "plans": f"{median([x.plans for x in a]):g}",
+            "single_plan": sum(1 for x in a if x.plans == 1 and not x.plans_capped),
+            "first": f"{round(100 * median([x.first_moves_optimal / x.first_moves_legal for x in a]))}%",
+            "positions": f"{median([x.component_states for x in a]):,.0f}",
+            "trapped": sum(1 for x in a if x.traps),
+            "twist": f"{sum(1 for lv, x in twist if x.crystal_optimal < lv.optimal)} of {len(twist)}"
+                     if twist else "–",
+        })
+    return rows
+
+
 def making(s: Site) -> None:
     d = s.data
     hists = [{"name": w.name, "svg": Markup(charts.histogram_svg(
@@ -214,8 +240,9 @@ def making(s: Site) -> None:
                                           title="The campaign: optimal moves in play order"))
     names = {str(w.number): w.name for w in d.worlds}
     gates = [{"world": names.get(n, f"World {n}"), **g} for n, g in sorted(d.verify.gates.items())]
+    groups = [(w.name, w.levels) for w in d.worlds] + ([("Dailies", d.dailies)] if d.dailies else [])
     s.page("how-levels-are-made.html", "making.html", title="How levels are made · Lumina",
-           verify=d.verify, gates=gates, rejections=rejection_table(d.reports),
+           verify=d.verify, gates=gates, measures=measures_table(groups), rejections=rejection_table(d.reports),
            strategies=strategy_table(d.strategies), histograms=hists, campaign=campaign,
            og_image=s.og_default, description="How Lumina's levels were generated and proved.")
     s.page("stats.html", "moved.html", title="How levels are made · Lumina", target="how-levels-are-made.html",
