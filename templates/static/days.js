@@ -32,13 +32,17 @@ function starsCell(node, e) {
   node.firstElementChild.textContent = "★".repeat(s) + "☆".repeat(3 - s);
 }
 
+/** Days of the last week always stay listed, even across the start of a new round. */
+export const WEEK = 7;
+
 function archive() {
   const now = new Date(), t = dayIndex(now) + 1, p = loadProgress();
   for (const li of $$("[data-days] [data-day]")) {
-    const n = +li.dataset.day;
-    li.hidden = n > t;                       // future days of this round stay unlisted
+    const n = +li.dataset.day, ago = (((t - n) % SITE.pool) + SITE.pool) % SITE.pool;   // days ago
+    li.hidden = n > t && ago >= WEEK;        // later days of this round stay unlisted
     if (li.hidden) continue;
-    $("[data-day-date]", li).textContent = n === t ? "today" : fmt(shift(now, n - t));
+    li.style.order = ago;                    // newest first, yesterday's round included
+    $("[data-day-date]", li).textContent = ago === 0 ? "today" : fmt(shift(now, -ago));
     const e = p.levels[li.dataset.level];
     li.classList.toggle("done", !!(e && e.stars));
     starsCell($("[data-stars-earned]", li), e);
@@ -47,9 +51,12 @@ function archive() {
 
 function dayPage() {
   const now = new Date(), t = dayIndex(now) + 1, n = +document.body.dataset.day;
+  // past: this round up to today, and the last week (which may reach into the last round)
+  const ago = (m) => (((t - m) % SITE.pool) + SITE.pool) % SITE.pool;
+  const past = (m) => m <= t || ago(m) < WEEK;
   const label = $("[data-day-date]");
-  if (label) label.textContent = n === t ? "today's level" : n < t ? fmt(shift(now, n - t)) : `comes in ${n - t} day${n - t === 1 ? "" : "s"}`;
-  $$("[data-day-link]").forEach((a) => { a.hidden = +a.dataset.dayLink > t; });
+  if (label) label.textContent = n === t ? "today's level" : past(n) ? fmt(shift(now, -ago(n))) : `comes in ${n - t} day${n - t === 1 ? "" : "s"}`;
+  $$("[data-day-link]").forEach((a) => { a.hidden = !past(+a.dataset.dayLink); });
 }
 
 const PAGES = { today, archive, level: dayPage };

@@ -234,6 +234,25 @@ def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, o
     assert not found, "\n".join(found)
 
 
+def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
+    day = _day_with_index(0)                  # the first day of a round: #1 today, #174 yesterday
+    ctx = browser.new_context(timezone_id="UTC")
+    page = ctx.new_page()
+    page.clock.set_fixed_time(_at(day))
+    page.goto(base_url + "daily/index.html")
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('[data-days] [data-day]'))
+        .filter(li => !li.hidden).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top
+            || a.getBoundingClientRect().left - b.getBoundingClientRect().left)
+        .map(li => [+li.dataset.day, li.querySelector('[data-day-date]').textContent])""")
+    assert [n for n, _ in shown] == [1, 174, 173, 172, 171, 170, 169], shown
+    assert shown[0][1] == "today" and (day - timedelta(days=1)).strftime("%b") in shown[1][1]
+    page.goto(base_url + "daily/174.html")                     # yesterday's page reads as past
+    assert "comes in" not in page.locator("[data-day-date]").inner_text()
+    page.goto(base_url + "daily/002.html")                     # tomorrow's does not
+    assert "comes in 1 day" in page.locator("[data-day-date]").inner_text()
+    ctx.close()
+
+
 def test_locks_hold_on_level_pages_and_their_links(browser, base_url, packs, output_dir):
     ctx = browser.new_context(viewport=LAPTOPS["laptop"])
     page = ctx.new_page()
