@@ -2,8 +2,14 @@
 // own page, the archive lists the days of this round up to today (newest first, with their
 // dates and stars), and a day page names its date and offers the next day only once it has
 // come. The date rule (epoch, pool) is #site-data's.
+// Self-contained (no shell.js): a day page has no world to lock, so it loads only this.
 import { loadProgress } from "./progress.js";
-import { $, $$, SITE, pad3 } from "./shell.js";
+
+const $ = (s, r = document) => r.querySelector(s);
+const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
+const pad3 = (n) => String(n).padStart(3, "0");
+let SITE = { pool: 1, epoch: "1970-01-01" };
+try { SITE = JSON.parse(document.getElementById("site-data").textContent); } catch { /* keep the fallback */ }
 
 const DAY_MS = 86400000;
 /** Days from the site's epoch to the player's local calendar `date`. */
