@@ -149,7 +149,7 @@ def test_a_win_on_a_largest_board_shows_the_result_in_view(browser, base_url, pa
     page = ctx.new_page()
     open_everything(page, packs)
     found = watch(page)
-    big = largest(packs, "w", 12)
+    big = [i for i in largest(packs, "w", 12) if not packs[i].get("tutorial")]   # tutorials play themselves
     lid = min(big, key=lambda i: (len(packs[i]["solution"]), i))      # the quickest of the largest
     lv = packs[lid]
     page.goto(base_url + href(lid))
