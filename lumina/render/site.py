@@ -388,6 +388,9 @@ def _progress_meta(worlds: list[World]) -> dict[str, Any]:
             "worlds": [{"n": w.number, "name": w.name, "levels": len(w.levels)} for w in worlds]}
 
 
+from lumina.sitedata import site_data  # noqa: E402  (sitejs: #site-data on every page)
+
+
 def render(data: SiteData, templates: Path = TEMPLATES) -> Writer:
     """Every output of the site, in one Writer (nothing on disk yet)."""
     env = _env(templates)
@@ -400,7 +403,7 @@ def render(data: SiteData, templates: Path = TEMPLATES) -> Writer:
     def page(rel: str, template: str, **ctx: Any) -> None:
         depth = rel.count("/")
         root = "../" * depth
-        html = env.get_template(template).render(root=root, path=rel, site_meta=meta,
+        html = env.get_template(template).render(root=root, path=rel, site_meta=meta, site_data=site_data(),
                                                 has_daily=bool(data.dailies), **ctx)
         w.add(rel, html)
 

@@ -69,6 +69,7 @@ export function compile(level) {
     level, width: W, height: H, fixed, blocks, n: blocks.length,
     key: blocks.findIndex((b) => b.kind === "key"), exit: level.exit,
     win: level.win || "exit", beam: level.win === "beam" ? level.beam : null,
+    rime: blocks.some((b) => b.kind === "rime"),
   };
 }
 
@@ -95,6 +96,7 @@ function touches(a, b) {
 
 /** Thaw (in place) every frozen rime block sharing an edge with the key. */
 function thaw(board, s) {
+  if (!board.rime) return s;
   const k = rect(board, s, board.key);
   board.blocks.forEach((b, i) => {
     if (b.kind === "rime" && !s.flags[i] && touches(k, rect(board, s, i))) s.flags[i] = 1;
@@ -105,8 +107,8 @@ function thaw(board, s) {
 /** The level's start state, thaw-at-load applied. */
 export function startState(board) {
   const s = {
-    pos: Int8Array.from(board.blocks, (b) => (b.horiz ? b.x : b.y)),
-    flags: new Uint8Array(board.n),
+    pos: board.blocks.map((b) => (b.horiz ? b.x : b.y)),
+    flags: board.blocks.map(() => 0),
   };
   return thaw(board, s);
 }
@@ -114,7 +116,7 @@ export function startState(board) {
 /** A state from Python's decode: positions [[x, y], ...] and flags [0/1, ...] per block. */
 export function stateFromPython(board, positions, flags) {
   if (positions.length !== board.n || flags.length !== board.n) throw new Error("state: need one position and one flag per block");
-  const s = { pos: new Int8Array(board.n), flags: new Uint8Array(board.n) };
+  const s = { pos: board.blocks.map(() => 0), flags: board.blocks.map(() => 0) };
   board.blocks.forEach((b, i) => {
     const [x, y] = positions[i];
     if ((b.horiz ? y !== b.y : x !== b.x)) throw new Error(`state: block ${i} left its axis`);
@@ -132,20 +134,27 @@ export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join(
 
 /** Legal moves [[block, signedDistance], ...] by block index, then distance ascending. */
 export function legalMoves(board, state) {
-  const g = occupancy(board, state), W = board.width, H = board.height, out = [];
-  const free = (x, y) => x >= 0 && y >= 0 && x < W && y < H && g[y * W + x] === 0;
+  const W = board.width, H = board.height, out = [];
+  const g = board.scratch || (board.scratch = new Int8Array(W * H));
+  g.set(board.fixed);   // the occupancy grid, in a buffer reused across calls
+  for (let i = 0; i < board.n; i++) {
+    const r = rect(board, state, i);
+    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
+  }
   for (let i = 0; i < board.n; i++) {
     const b = board.blocks[i], f = state.flags[i];
     if ((b.kind === "sand" && f) || (b.kind === "rime" && !f)) continue;
-    const r = rect(board, state, i);
-    // ok(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
-    const ok = b.horiz
-      ? (t) => { for (let y = r.y; y < r.y + r.h; y++) if (!free(t, y)) return false; return true; }
-      : (t) => { for (let x = r.x; x < r.x + r.w; x++) if (!free(x, t)) return false; return true; };
-    const p = b.horiz ? r.x : r.y, len = b.horiz ? r.w : r.h;
+    // free(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
+    const p = state.pos[i], len = b.horiz ? b.w : b.h, lim = b.horiz ? W : H;
+    const a0 = b.horiz ? b.y : b.x, a1 = a0 + (b.horiz ? b.h : b.w);
+    const free = (t) => {
+      if (t < 0 || t >= lim) return false;
+      for (let a = a0; a < a1; a++) if (g[b.horiz ? a * W + t : t * W + a] !== 0) return false;
+      return true;
+    };
     let lo = 0, hi = 0;
-    while (ok(p + lo - 1)) lo--;
-    while (ok(p + len + hi)) hi++;
+    while (free(p + lo - 1)) lo--;
+    while (free(p + len + hi)) hi++;
     if (b.kind === "ice") {
       if (lo) out.push([i, lo]);
       if (hi) out.push([i, hi]);
@@ -158,6 +167,12 @@ export function legalMoves(board, state) {
 export function applyMove(board, state, move) {
   const [i, d] = move;
   if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
+  return applyLegal(board, state, move);
+}
+
+/** applyMove for a move taken from legalMoves(board, state) (searches skip the re-check). */
+export function applyLegal(board, state, move) {
+  const [i, d] = move;
   const s = { pos: state.pos.slice(), flags: state.flags.slice() };
   s.pos[i] += d;
   if (board.blocks[i].kind === "sand") s.flags[i] = 1;
@@ -208,9 +223,6 @@ export function isSolved(board, state) {
   }
   return (side === "top" ? r.y === 0 : r.y + r.h === board.height) && r.x <= index && index < r.x + r.w;
 }
-
-/** Stars: 3 at or under par, 2 within par + 2, else 1. */
-export const stars = (moves, optimal) => (moves <= optimal ? 3 : moves <= optimal + 2 ? 2 : 1);
 
 /** The share-link text of a level (see lumina/desc.py). */
 export function encodeDesc(lv) {

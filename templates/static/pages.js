@@ -1,10 +1,12 @@
 // Lumina page scripts: star totals, locked worlds, the level/daily/share/demo boards.
 // One module for every page; <body data-page> picks what runs. The board itself is
-// board.js (mountBoard), the rules engine.js, stored progress progress.js; this file
-// only wires pages around them and never throws on missing or corrupt storage.
-import { mountBoard } from "./board.js";
-import { loadProgress, totalStars, GATES, isWorldUnlocked } from "./progress.js";
-import { decodeDesc, encodeDesc, compile, startState, legalMoves, applyMove, isSolved, stateKey, stars } from "./engine.js";
+// board.js (mountBoard), the rules engine.js, stored progress progress.js; gates, the daily
+// pool and date rule and the star rule come from the page's #site-data (lumina/sitedata.py).
+// This file only wires pages around them and never throws on missing or corrupt storage.
+import { mountBoard, siteData, solveAsync } from "./board.js";
+import { loadProgress, totalStars, isWorldUnlocked, summary } from "./progress.js";
+import { decodeDesc, encodeDesc, compile, startState } from "./engine.js";
+import { dayIndex, dayNumber } from "./core.js";
 
 const $ = (s, r = document) => r.querySelector(s);
 const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
@@ -16,7 +18,9 @@ function json(id) {
   if (!n) return null;
   try { return JSON.parse(n.textContent); } catch { return null; }
 }
-const META = json("site-meta") || { gates: {}, worlds: [] };
+const SITE = siteData();
+const GATES = SITE.gates;
+const META = json("site-meta") || { worlds: [] };
 const worldName = (n) => (META.worlds.find((w) => w.n === n) || { name: `World ${n}` }).name;
 
 /** Campaign stars only (level ids w1-.. w5-): the gates count the campaign, not the dailies. */
@@ -25,7 +29,7 @@ const campaignStars = (p) => totalStars(p, "w");
 /** The next locked world's gate above `total`, or null when every world is open. */
 function nextGate(total) {
   const worlds = Object.keys(GATES).map(Number).sort((a, b) => a - b);
-  for (const w of worlds) if (!isWorldUnlocked(w, total) && META.worlds.some((x) => x.n === w)) {
+  for (const w of worlds) if (!isWorldUnlocked(w, total, GATES) && META.worlds.some((x) => x.n === w)) {
     return { world: w, gate: GATES[w], need: GATES[w] - total };
   }
   return null;
@@ -47,7 +51,7 @@ function paintTotals() {
 function paintWorld(node, p, total) {
   const n = +node.dataset.world, gate = +node.dataset.gate;
   const count = +(node.dataset.levels || (META.worlds.find((w) => w.n === n) || { levels: 0 }).levels);
-  const got = totalStars(p, `w${n}-`), open = isWorldUnlocked(n, total);
+  const got = totalStars(p, `w${n}-`), open = isWorldUnlocked(n, total, GATES);
   $$("[data-world-stars]", node).forEach((s) => { s.textContent = got; });
   $$("[data-world-bar]", node).forEach((s) => { s.style.width = count ? `${Math.round((100 * got) / (3 * count))}%` : "0%"; });
   node.classList.toggle("locked", !open);
@@ -71,7 +75,7 @@ function home() {
   const go = $("[data-continue]");
   if (!go) return;
   for (const w of META.worlds) {
-    if (!isWorldUnlocked(w.n, total)) break;
+    if (!isWorldUnlocked(w.n, total, GATES)) break;
     for (let i = 1; i <= w.levels; i++) {
       if (!(p.levels[`w${w.n}-${pad2(i)}`] || {}).stars) {
         go.href = `w${w.n}/${pad2(i)}.html`;
@@ -132,7 +136,7 @@ function setupResult(level, { next, nextLabel } = {}) {
     showBest(level.id);
     if (starsEl) starsEl.textContent = "★".repeat(st) + "☆".repeat(3 - st);
     if (text) {
-      const verdict = assisted ? "Solution shown — now try it yourself."
+      const verdict = assisted ? `With help, ${"★".repeat(SITE.stars.help_cap)} at most. Reset and find it yourself for ★★★.`
         : st === 3 ? (moves < optimal ? "Under par?! That should be impossible — tell us." : "Perfect: you matched par.")
           : st === 2 ? `Within ${moves - optimal} of par. ${optimal} is possible.` : `Par is ${optimal}. Can you find a shorter way?`;
       text.textContent = `Solved in ${moves} move${moves === 1 ? "" : "s"} (par ${optimal}). ${verdict}`;
@@ -153,7 +157,7 @@ function setupResult(level, { next, nextLabel } = {}) {
     }
     if (before !== null) {
       for (const w of META.worlds) {
-        if (!isWorldUnlocked(w.n, before) && isWorldUnlocked(w.n, total)) toast(`${w.name} is open!`);
+        if (!isWorldUnlocked(w.n, before, GATES) && isWorldUnlocked(w.n, total, GATES)) toast(`${w.name} is open!`);
       }
     }
     res.dataset.gateBefore = total;
@@ -178,7 +182,7 @@ function setupShare(desc) {
 }
 
 function takeOverHint(ctl) {
-  const hint = $("#hint"), el = $("#board");
+  const hint = $("#board-tip"), el = $("#board");
   if (!hint || !el || !el.dataset.autoplay) return;
   const old = hint.textContent;
   hint.textContent = "Watching the solution… touch the board or press a key to take over.";
@@ -190,7 +194,10 @@ function takeOverHint(ctl) {
 
 function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, desc = null } = {}) {
   const el = $("#board");
-  const ctl = mountBoard(el, level, { autoplay, record, maxCell: 76 });
+  const today = new Date();
+  // a daily won on its own day counts toward the streak
+  const day = level.id === `d-${pad3(dayIndex(today, SITE) + 1)}` ? dayNumber(today, SITE.epoch) : null;
+  const ctl = mountBoard(el, level, { autoplay, record, maxCell: 76, site: SITE, day });
   const par = $("#par");
   if (par && level.optimal != null) par.textContent = level.optimal;
   setupResult(level, { next, nextLabel });
@@ -216,70 +223,62 @@ function level() {
 }
 
 // ---- daily ------------------------------------------------------------------------
-/** Days from 1970-01-01 to the player's local calendar date (docs/INTERFACES.md). */
-export function localDayNumber(date = new Date()) {
-  return Math.floor(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / 86400000);
-}
-export const dailyIndex = (date = new Date(), pool = 174) => ((localDayNumber(date) % pool) + pool) % pool;
-
+/** Today's level: #daily-data {src} fetched ("{n}" in src becomes the 3-digit day number);
+ * the answer is one level, or {levels: [...]} holding it. Index: core.dayIndex (#site-data). */
 async function daily() {
   paintTotals();
-  const cfg = json("daily-data") || { src: "dailies.json", pool: 174 };
+  const cfg = json("daily-data") || { src: "dailies.json" };
   const err = $("#daily-error");
+  const idx = dayIndex(new Date(), SITE), want = `d-${pad3(idx + 1)}`;
+  let lv;
   try {
-    const res = await fetch(cfg.src);
-    if (!res.ok) throw new Error(`${cfg.src}: HTTP ${res.status}`);
+    const res = await fetch(cfg.src.replace("{n}", pad3(idx + 1)));
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const data = await res.json();
-    const levels = data.levels || [];
-    const idx = dailyIndex(new Date(), cfg.pool) % levels.length;
-    const want = `d-${pad3(idx + 1)}`;
-    const lv = levels.find((l) => l.id === want) || levels[idx];
-    const today = new Date().toLocaleDateString(undefined, { weekday: "long", month: "long", day: "numeric" });
-    $("#daily-id").textContent = `${today}: #${idx + 1} of ${cfg.pool}, ${lv.width}×${lv.height}.`;
-    document.body.dataset.daily = lv.id;
-    playLevel(lv, { desc: encodeDesc(lv) });
-  } catch (e) {
-    if (err) { err.hidden = false; err.textContent = `Today's level could not be loaded (${e.message}).`; }
+    lv = data.blocks ? data : (data.levels || []).find((l) => l.id === want);
+    if (!lv) throw new Error(`no ${want}`);
+  } catch {
+    if (err) { err.hidden = false; err.textContent = "Today's level could not be loaded. Check your connection and reload the page."; }
+    return;
   }
+  const today = new Date().toLocaleDateString(undefined, { weekday: "long", month: "long", day: "numeric" });
+  const idn = $("#daily-id");
+  if (idn) idn.textContent = `${today}: #${idx + 1} of ${SITE.pool}, ${lv.width}×${lv.height}.`;
+  document.body.dataset.daily = lv.id;
+  playLevel(lv, { desc: encodeDesc(lv) });
 }
 
 // ---- share link: play.html?d=<desc> ---------------------------------------------------
-/** Breadth-first search for par on a shared level: {optimal, solution} or null. */
-export function solveBFS(level, cap = 250000) {
-  const board = compile(level), s0 = startState(board);
-  const states = [s0], parent = [-1], via = [null], seen = new Map([[stateKey(s0), 0]]);
-  for (let head = 0; head < states.length; head++) {
-    const s = states[head];
-    if (isSolved(board, s)) {
-      const path = [];
-      for (let i = head; parent[i] >= 0; i = parent[i]) path.push(via[i]);
-      return { optimal: path.length, solution: path.reverse() };
-    }
-    for (const m of legalMoves(board, s)) {
-      const t = applyMove(board, s, m), k = stateKey(t);
-      if (seen.has(k)) continue;
-      if (states.length >= cap) return { exhausted: true };
-      seen.set(k, states.length); states.push(t); parent.push(head); via.push(m);
-    }
-  }
-  return null;
+/** A share-link problem in players' words (engine messages name fields, players need less). */
+export function linkError(e) {
+  const m = String(e && e.message || e);
+  if (/^desc:/.test(m)) return "This link doesn't hold a puzzle we can read. It may have been cut short when it was copied: ask for the whole link.";
+  if (/overlaps/.test(m)) return "This link's puzzle has two pieces in the same place, so it can't be played.";
+  if (/key/.test(m)) return "This link's puzzle has no light key (or more than one), so it can't be played.";
+  if (/square/.test(m)) return "This link's puzzle has a square block, which could slide either way, so it can't be played.";
+  return "This link's puzzle doesn't fit on a Lumina board, so it can't be played.";
 }
 
-function play() {
+async function play() {
   paintTotals();
   const d = new URLSearchParams(location.search).get("d");
+  const meta = $("#play-meta");
   const fail = (msg) => {
     $("#play-area").hidden = true;
     $("#play-error").hidden = false;
     $("#play-error-text").textContent = msg;
   };
-  if (!d) { fail("This link has no level in it."); return; }
+  if (!d) { fail("This link has no puzzle in it. Every level page has a Share button that makes one."); return; }
   let lv;
-  try { lv = decodeDesc(d, "shared"); } catch (e) { fail(e.message); return; }
-  const sol = solveBFS(lv);
-  if (!sol) { fail("This level has no solution: the light can never reach the lantern."); return; }
-  if (sol.exhausted) { $("#play-meta").textContent = "This board is too large to work out par here; play it for fun."; }
-  else { lv.optimal = sol.optimal; lv.solution = sol.solution; }
+  try { lv = decodeDesc(d, "shared"); } catch (e) { fail(linkError(e)); return; }
+  if (meta) meta.textContent = "Working out par…";
+  // par by breadth-first search, in the worker: a huge crafted board can never freeze the page
+  const sol = await solveAsync(lv, startState(compile(lv)));
+  if (sol.outcome === "unsolvable") { fail("This puzzle has no solution: the light can never reach the lantern."); return; }
+  if (sol.outcome === "solved") {
+    lv.optimal = sol.left; lv.solution = sol.moves;
+    if (meta) meta.textContent = "";
+  } else if (meta) meta.textContent = "This board is too large to work out par here; play it for fun.";
   playLevel(lv, { record: false, desc: d });
 }
 
@@ -293,7 +292,7 @@ function howto() {
     const fake = (tag) => document.createElement(tag);
     mountBoard(el, lv, {
       autoplay: !matchMedia("(prefers-reduced-motion: reduce)").matches,
-      record: false, maxCell: 52,
+      record: false, maxCell: 52, site: SITE, loop: true,
       controls: { moves: fake("output"), undo: fake("button"), reset: fake("button"), solution: fake("button"), result: fake("div") },
     });
   }
@@ -301,7 +300,24 @@ function howto() {
 
 function stats() { paintTotals(); }
 
-const PAGES = { home, world, level, daily, play, howto, stats };
+// ---- the player's progress page ------------------------------------------------------------
+/** #progress-data {worlds: [{n, levels}], pars: {id: optimal}} -> fills [data-progress-*]. */
+function progressPage() {
+  const { p } = paintTotals();
+  const cfg = json("progress-data") || { worlds: META.worlds, pars: {} };
+  const s = summary(p, cfg.worlds, cfg.pars || {}, dayNumber(new Date(), SITE.epoch));
+  const put = (sel, v, root = document) => $$(sel, root).forEach((n) => { n.textContent = v; });
+  put("[data-progress-stars]", s.stars); put("[data-progress-solved]", s.solved);
+  put("[data-progress-dailies]", s.dailies); put("[data-progress-streak]", s.streak);
+  for (const w of s.worlds) {
+    const node = $(`[data-progress-world="${w.n}"]`);
+    if (!node) continue;
+    put("[data-world-stars]", w.stars, node); put("[data-world-solved]", w.solved, node);
+    put("[data-world-at-par]", w.atPar, node); put("[data-world-levels]", w.levels, node);
+    node.classList.toggle("locked", !isWorldUnlocked(w.n, s.stars, GATES));
+  }
+}
+
+const PAGES = { home, world, level, daily, play, howto, stats, progress: progressPage };
 const run = PAGES[document.body.dataset.page];
 if (run) run();
-export { stars };

@@ -162,14 +162,6 @@ test("stateFromPython reads positions and flags; positions() is its inverse", ()
   assert.throws(() => E.stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
 });
 
-test("stars thresholds", () => {
-  assert.equal(E.stars(5, 7), 3);
-  assert.equal(E.stars(7, 7), 3);
-  assert.equal(E.stars(8, 7), 2);
-  assert.equal(E.stars(9, 7), 2);
-  assert.equal(E.stars(10, 7), 1);
-});
-
 test("desc round trip, sections in order", () => {
   for (const d of ["6x5-R2-K0221I2113-w30-m41f-bE0", "4x4-L1-K2121", "5x6-B3-K3012S0021R0212C1312-w4041",
     "6x6-T3-K2312-m11b22f-bE1", "8x8-R7-K0721"]) {
