@@ -19,7 +19,10 @@ const ARROWS = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W" }
  */
 export function attachInput(el, view, h) {
   const board = h.board;
-  let drag = null, pending = null, grabbed = -1;
+  let drag = null, pending = null, grabbed = -1, pointing = false;
+  // The ring shows for keyboard focus only. Chromium may count a focus() made during a mouse
+  // or touch press as :focus-visible, so the board also notes how it was last used.
+  const modality = (m) => { if (el.dataset.input !== m) el.dataset.input = m; };
 
   function clearPending() {
     if (pending) { view.blocks[pending.i].classList.remove("lb-pending"); view.clearOffset(pending.i); }
@@ -30,6 +33,7 @@ export function attachInput(el, view, h) {
   // ---- pointer --------------------------------------------------------------------
   function down(e) {
     const n = e.target.closest && e.target.closest("[data-block]");
+    modality("pointer"); pointing = true; setTimeout(() => { pointing = false; }, 0);
     h.interrupt(e);
     if (!n || e.button > 0) return;
     const i = +n.dataset.block;
@@ -88,6 +92,7 @@ export function attachInput(el, view, h) {
 
   function key(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    modality("keyboard");
     const n = e.target.closest && e.target.closest("[data-block]"), dir = DIRS[ARROWS[e.key]];
     if (e.key !== "Tab" && e.key !== "Shift") h.interrupt(e);
     if (!n) {   // the board itself has focus: an arrow picks the key
@@ -116,6 +121,7 @@ export function attachInput(el, view, h) {
 
   function focusIn(e) {
     const n = e.target.closest && e.target.closest("[data-block]");
+    if (!pointing) modality("keyboard");   // Tab from outside the board
     if (n) view.select(+n.dataset.block, false);
     if ((pending || grabbed >= 0) && view.blocks[pending ? pending.i : grabbed] !== n) release();
   }

@@ -128,7 +128,7 @@ def test_share_link_opens_a_level_and_finds_par(page, base_url, packs, errors):
     assert page.locator("#board [data-block]").count() == len(lv["blocks"])
     page.goto(f"{base_url}play.html?d=garbage")
     assert page.locator("#play-error").is_visible()
-    assert "cannot read" in page.locator("#play-error-text").inner_text()
+    assert "puzzle we can read" in page.locator("#play-error-text").inner_text()
     assert not errors
 
 

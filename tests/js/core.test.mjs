@@ -5,13 +5,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as E from "../../templates/static/engine.js";
+import { decodeDesc, encodeDesc } from "../../templates/static/desc.js";
 import * as C from "../../templates/static/core.js";
 
 const VECTORS = new URL("vectors.json", import.meta.url);
 assert.ok(existsSync(VECTORS), "tests/js/vectors.json is missing: run python -m lumina.vectors first");
 const V = JSON.parse(readFileSync(VECTORS, "utf8"));
 const RULE = V.site.stars;
-const lvl = (desc, extra = {}) => ({ ...E.decodeDesc(desc, "t"), ...extra });
+const lvl = (desc, extra = {}) => ({ ...decodeDesc(desc, "t"), ...extra });
 
 // y0 . . . .      key (0) at x 0..1 row 1, exit right of row 1;
 // y1 K K C .  >   crystal (1) vertical at x 2 rows 1..2. Par 2: crystal down, key right.
@@ -97,7 +98,7 @@ test("solveFrom: unsolvable and exhausted are told apart", () => {
   const up = E.applyMove(b, E.startState(b), [1, -1]);
   assert.equal(C.solveFrom(b, up).outcome, "unsolvable");
   assert.equal(C.solveFrom(b, E.startState(b)).outcome, "solved");
-  const big = E.compile(E.decodeDesc("8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721"));
+  const big = E.compile(decodeDesc("8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721"));
   assert.equal(C.solveFrom(big, E.startState(big), 50).outcome, "exhausted");
 });
 
