@@ -3,7 +3,7 @@
 // (input.js), asks the search worker (hint-worker.js) for hints, and owns the controls,
 // autoplay and the result. The DOM contract is in tests/js/README.
 import * as E from "./engine.js";
-import { createGame, solveFrom, SEARCH_BUDGET } from "./core.js";
+import { createGame, SEARCH_BUDGET } from "./core.js";
 import { createView, make } from "./render.js";
 import { attachInput } from "./input.js";
 import { recordResult } from "./progress.js";
@@ -23,11 +23,12 @@ export function siteData(doc = document) {
 let worker = null, seq = 0;
 const waiting = new Map();
 
-function localSearch(level, state, budget) {   // no workers here (a file:// page): same search, same budget
-  return new Promise((resolve) => setTimeout(() => resolve(solveFrom(E.compile(level), state, budget)), 0));
+async function localSearch(level, state, budget) {   // no workers here (a file:// page): same search, same budget
+  const { solveFrom } = await import("./search.js");
+  return solveFrom(E.compile(level), state, budget);
 }
 
-/** Breadth-first search from `state` in the worker: resolves to core.solveFrom's result (+ ms). */
+/** Breadth-first search from `state` in the worker: resolves to search.solveFrom's result (+ ms). */
 export function solveAsync(level, state, budget = SEARCH_BUDGET) {
   const msg = { level: JSON.parse(JSON.stringify(level)), state: { pos: Array.from(state.pos), flags: Array.from(state.flags) }, budget };
   try {

@@ -1,5 +1,5 @@
 // Lumina game core: one attempt at one level, and the pure rules around it (stars, the
-// daily pick, the search behind hints, keyboard selection). No DOM, no timers, no storage:
+// daily pick, state keys, keyboard selection; the search behind hints is search.js). No DOM, no timers, no storage:
 // everything here runs under `node --test` (tests/js/core.test.mjs). The rule numbers come
 // from the page's #site-data (lumina/sitedata.py), never from constants typed in here.
 import * as E from "./engine.js";
@@ -20,49 +20,29 @@ export function dayNumber(date, epoch) {
 /** The daily pool index for `date` (site = #site-data: {epoch, pool}). Twin of lumina.sitedata.day_index. */
 export const dayIndex = (date, site) => ((dayNumber(date, site.epoch) % site.pool) + site.pool) % site.pool;
 
-/** A state key for `board`: a number (3 bits a coordinate, 1 more for sand and rime) when it
- * fits in 53 bits, else a string. Keys of one board are all of one type. */
-function keyer(board) {
-  const mult = [];
+/** State keys for `board`: a number (3 bits a coordinate, 1 more for sand and rime) when
+ * they fit in 53 bits, else a string. {key(state), unkey(k, into) | null (string keys)}. */
+export function keyer(board) {
+  const mult = [], twist = [];
   let bits = 0;
-  for (const b of board.blocks) { mult.push(2 ** bits); bits += b.kind === "sand" || b.kind === "rime" ? 4 : 3; }
-  if (bits > 53) {
-    return (s) => { let k = ""; for (let i = 0; i < s.pos.length; i++) k += String.fromCharCode(48 + 2 * s.pos[i] + s.flags[i]); return k; };
+  for (const b of board.blocks) {
+    const t = b.kind === "sand" || b.kind === "rime";
+    mult.push(2 ** bits); twist.push(t ? 8 : 0); bits += t ? 4 : 3;
   }
-  const twist = board.blocks.map((b) => (b.kind === "sand" || b.kind === "rime" ? 8 : 0));
-  return (s) => { let k = 0; for (let i = 0; i < mult.length; i++) k += (s.pos[i] + twist[i] * s.flags[i]) * mult[i]; return k; };
+  if (bits > 53) {
+    return { key: (s) => { let k = ""; for (let i = 0; i < s.pos.length; i++) k += String.fromCharCode(48 + 2 * s.pos[i] + s.flags[i]); return k; }, unkey: null };
+  }
+  return {
+    key: (s) => { let k = 0; for (let i = 0; i < mult.length; i++) k += (s.pos[i] + twist[i] * s.flags[i]) * mult[i]; return k; },
+    unkey: (k, s) => {
+      for (let i = mult.length - 1; i >= 0; i--) { const v = Math.floor(k / mult[i]); k -= v * mult[i]; s.pos[i] = v & 7; s.flags[i] = v >> 3; }
+      return s;
+    },
+  };
 }
 
 /** The most states one search may visit (hints, solution steps, a shared level's par). */
 export const SEARCH_BUDGET = 300000;
-
-/**
- * Breadth-first search from `state` under engine.js's rules, at most `budget` states.
- * {outcome: "solved", left, moves, states} (moves: one optimal line from `state`),
- * {outcome: "unsolvable", states} (every reachable state seen, no win) or
- * {outcome: "exhausted", states} (the budget ran out first: nothing is known).
- */
-export function solveFrom(board, state, budget = SEARCH_BUDGET) {
-  if (E.isSolved(board, state)) return { outcome: "solved", left: 0, moves: [], states: 1 };
-  const key = keyer(board);
-  const states = [state], parent = [-1], via = [null], seen = new Set([key(state)]);
-  for (let head = 0; head < states.length; head++) {
-    const s = states[head];
-    for (const m of E.legalMoves(board, s)) {
-      const t = E.applyLegal(board, s, m), k = key(t);
-      if (seen.has(k)) continue;
-      seen.add(k); states.push(t); parent.push(head); via.push(m);
-      if (E.isSolved(board, t)) {
-        const moves = [];
-        for (let i = states.length - 1; i > 0; i = parent[i]) moves.push(via[i]);
-        moves.reverse();
-        return { outcome: "solved", left: moves.length, moves, states: states.length };
-      }
-      if (states.length >= budget) return { outcome: "exhausted", states: states.length };
-    }
-  }
-  return { outcome: "unsolvable", states: states.length };
-}
 
 /**
  * Keyboard selection: the block nearest to block `i` in direction dir = [dx, dy], or -1.
@@ -88,7 +68,7 @@ export function nearestBlock(board, state, i, dir) {
  * found), so a hint on a known position needs no search.
  */
 export function createGame(level, rule) {
-  const board = E.compile(level), start = E.startState(board), key = keyer(board);
+  const board = E.compile(level), start = E.startState(board), key = keyer(board).key;
   const plan = new Map();   // state key -> {move, left}: one optimal next move and the distance
   let hist = [start], played = [], helped = false;
 
@@ -140,7 +120,7 @@ export function createGame(level, rule) {
       if (E.isSolved(board, current())) return { move: null, left: 0 };
       return plan.get(key(current())) || null;
     },
-    /** Take a search result for `state` (solveFrom's shape); returns {move, left} or null. */
+    /** Take a search result for `state` (search.solveFrom's shape); returns {move, left} or null. */
     learnFrom(state, res) {
       if (!res || res.outcome !== "solved") return null;
       if (res.left === 0) return { move: null, left: 0 };

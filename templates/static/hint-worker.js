@@ -1,8 +1,8 @@
-// Lumina search worker: breadth-first search (core.solveFrom, engine.js's rules) off the
+// Lumina search worker: breadth-first search (search.solveFrom, engine.js's rules) off the
 // page's main thread, for hints, solution steps and the par of shared levels.
 // In: {id, level, state: {pos, flags}, budget}. Out: {id, outcome, left, moves, states, ms}.
 import { compile } from "./engine.js";
-import { solveFrom } from "./core.js";
+import { solveFrom } from "./search.js";
 
 let board = null, lastLevel = "";
 

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as E from "../../templates/static/engine.js";
 import { decodeDesc, encodeDesc } from "../../templates/static/desc.js";
 import * as C from "../../templates/static/core.js";
+import { solveFrom } from "../../templates/static/search.js";
 
 const VECTORS = new URL("vectors.json", import.meta.url);
 assert.ok(existsSync(VECTORS), "tests/js/vectors.json is missing: run python -m lumina.vectors first");
@@ -80,7 +81,7 @@ test("hints: the stored solution is known; a search teaches the core a line from
   assert.deepEqual(g.known(), { move: [1, 1], left: 2 });
   g.play([1, -1]);                             // off the stored line: the crystal still blocks
   assert.equal(g.known(), null);
-  const res = C.solveFrom(g.board, g.state);
+  const res = solveFrom(g.board, g.state);
   assert.equal(res.outcome, "solved");
   assert.equal(res.left, 2);
   assert.deepEqual(g.learnFrom(g.state, res), { move: res.moves[0], left: 2 });
@@ -96,22 +97,22 @@ test("solveFrom: unsolvable and exhausted are told apart", () => {
   // the sand must move down out of the key's row, but slid up it is spent there for good
   const b = E.compile(lvl("4x4-R1-K0121S2112"));
   const up = E.applyMove(b, E.startState(b), [1, -1]);
-  assert.equal(C.solveFrom(b, up).outcome, "unsolvable");
-  assert.equal(C.solveFrom(b, E.startState(b)).outcome, "solved");
+  assert.equal(solveFrom(b, up).outcome, "unsolvable");
+  assert.equal(solveFrom(b, E.startState(b)).outcome, "solved");
   const big = E.compile(decodeDesc("8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721"));
-  assert.equal(C.solveFrom(big, E.startState(big), 50).outcome, "exhausted");
+  assert.equal(solveFrom(big, E.startState(big), 50).outcome, "exhausted");
 });
 
 test("hints against Python: left from the start is the stored optimal; fresh hints win in exactly optimal moves", () => {
   let n = 0;
   V.solutions.forEach((c, k) => {
     const g = C.createGame({ ...c.level, solution: undefined }, RULE);
-    const first = C.solveFrom(g.board, g.state);
+    const first = solveFrom(g.board, g.state);
     assert.equal(first.outcome, "solved", c.level.id);
     assert.equal(first.left, c.optimal, `${c.level.id}: hint distance from the start`);
     if (k % 4) return;   // every fourth level: a fresh search at every step, no remembered line
     for (let left = c.optimal; left > 0; left--) {
-      const h = C.solveFrom(g.board, g.state);
+      const h = solveFrom(g.board, g.state);
       assert.equal(h.left, left, `${c.level.id}: ${left} left`);
       assert.ok(g.play(h.moves[0]), `${c.level.id}: the hinted move is legal`);
     }
@@ -127,7 +128,7 @@ test("hints against Python off the solution: distance from a random reachable po
     const board = E.compile(c.level);
     for (const v of c.states) {
       if (!("left" in v)) continue;
-      const res = C.solveFrom(board, E.stateFromPython(board, v.positions, v.flags));
+      const res = solveFrom(board, E.stateFromPython(board, v.positions, v.flags));
       const where = `${c.level.id} at ${JSON.stringify(v.positions)} ${JSON.stringify(v.flags)}`;
       if (v.left === null) { assert.equal(res.outcome, "unsolvable", where); stuck++; }
       else { assert.equal(res.outcome, "solved", where); assert.equal(res.left, v.left, where); solved++; }
@@ -162,4 +163,29 @@ test("keyboard: nearest block by centres, ties to the lower index", () => {
   assert.equal(C.nearestBlock(b, s, 0, E.DIRS.N), -1);
   assert.equal(C.nearestBlock(b, s, 2, E.DIRS.E), 3);
   assert.equal(C.nearestBlock(b, s, 3, E.DIRS.N), 1);
+});
+
+test("state keys: numeric keys decode back to the same state on every vector position", () => {
+  let n = 0;
+  for (const c of V.cases) {
+    const board = E.compile(c.level), { key, unkey } = C.keyer(board);
+    if (!unkey) continue;
+    for (const v of c.states) {
+      const s = E.stateFromPython(board, v.positions, v.flags);
+      const back = unkey(key(s), { pos: [], flags: [] });
+      assert.deepEqual([back.pos, back.flags], [s.pos, s.flags], c.level.id);
+      n++;
+    }
+  }
+  assert.ok(n > 1000);
+});
+
+test("a board past 53 key bits searches with string keys (16 blocks, 6 of them sand)", () => {
+  // key row 0 with a vertical crystal at column 4 in its way; 14 blocks parked in rows 4..7
+  const board = E.compile(decodeDesc("8x8-R0-K0021C4012S0421S2421S4421S6421S0521S2521C4521C6521C0621C2621C4621C6621C0721C2721"));
+  assert.equal(C.keyer(board).unkey, null);
+  const res = solveFrom(board, E.startState(board));
+  assert.equal(res.outcome, "solved");
+  assert.equal(res.left, 2);
+  assert.deepEqual(res.moves[res.moves.length - 1], [0, 6]);
 });
