@@ -163,6 +163,7 @@ export function mountBoard(el, level, opts = {}) {
     ctl.hintText.textContent = "Thinking…";
     const res = await solveAsync(level, state);
     busy = false;
+    el.dataset.searchMs = res.ms ?? "";   // the worker's own search time (the browser suite prints it)
     const h = game.learnFrom(state, res);
     if (game.stateKey(game.state) !== k) { render(); return null; }
     ctl.hintText.textContent = "";
@@ -234,6 +235,9 @@ export function mountBoard(el, level, opts = {}) {
   for (const [t, ev, f] of on) t.addEventListener(ev, f);
 
   render();
+  // start the search worker while the page is idle, with a small search that also warms it up,
+  // so the first Hint does not pay for loading and compiling
+  if (!opts.autoplay) (window.requestIdleCallback || setTimeout)(() => solveAsync(level, game.start, 2000));
   if (opts.autoplay && game.storedLine) {
     el.classList.add("lb-autoplay"); el.dataset.autoplay = "1";
     auto = setTimeout(tick, STEP_MS);
