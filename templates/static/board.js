@@ -81,6 +81,8 @@ export function mountBoard(el, level, opts = {}) {
   const ctl = controls(el, opts.controls || {});
   const view = createView(el, board, opts);
   let won = false, auto = null, busy = false;
+  const locked = !!opts.locked;   // a level of a locked world: drawn, never played
+  if (locked) { el.dataset.locked = "true"; el.classList.add("lb-locked"); }
 
   function render() {
     const movable = new Set(game.legal().map((m) => m[0]));
@@ -88,8 +90,8 @@ export function mountBoard(el, level, opts = {}) {
     ctl.moves.textContent = game.moves;
     ctl.undo.disabled = game.moves === 0;
     ctl.reset.disabled = game.moves === 0 && !game.helped;
-    ctl.solution.disabled = won || busy;
-    ctl.hint.disabled = won || busy;
+    ctl.solution.disabled = won || busy || locked;
+    ctl.hint.disabled = won || busy || locked;
     el.dataset.helped = game.helped;
     const cap = "★".repeat(rule.help_cap);
     ctl.helpNote.textContent = game.helped
@@ -180,7 +182,7 @@ export function mountBoard(el, level, opts = {}) {
 
   async function hint() {
     stopAutoplay();
-    if (won) return;
+    if (won || locked) return;
     const h = await here();
     if (!h) return;
     if (h.failure) { sayFailure(h.failure); return; }
@@ -199,7 +201,7 @@ export function mountBoard(el, level, opts = {}) {
 
   async function step() {
     stopAutoplay();
-    if (won) return;
+    if (won || locked) return;
     const h = await here();
     if (!h) return;
     if (h.failure) { sayFailure(h.failure); return; }
@@ -226,7 +228,7 @@ export function mountBoard(el, level, opts = {}) {
 
   const input = attachInput(el, view, {
     board, state: () => game.state, movesOf: (i) => game.legal(i),
-    commit: (m) => (won ? false : commit(m)), locked: () => won || busy, interrupt: () => stopAutoplay(),
+    commit: (m) => (won || locked ? false : commit(m)), locked: () => won || busy || locked, interrupt: () => stopAutoplay(),
   });
   const on = [
     [ctl.undo, "click", undo], [ctl.reset, "click", () => { stopAutoplay(); restart(); }],
@@ -237,7 +239,7 @@ export function mountBoard(el, level, opts = {}) {
   render();
   // start the search worker while the page is idle, with a small search that also warms it up,
   // so the first Hint does not pay for loading and compiling
-  if (!opts.autoplay) (window.requestIdleCallback || setTimeout)(() => solveAsync(level, game.start, 2000));
+  if (!opts.autoplay && !locked) (window.requestIdleCallback || setTimeout)(() => solveAsync(level, game.start, 2000));
   if (opts.autoplay && game.storedLine) {
     el.classList.add("lb-autoplay"); el.dataset.autoplay = "1";
     auto = setTimeout(tick, STEP_MS);
@@ -249,7 +251,7 @@ export function mountBoard(el, level, opts = {}) {
     get moves() { return game.moves; },
     get solved() { return won; },
     get helped() { return game.helped; },
-    move: (m) => { stopAutoplay(); return won ? false : commit(m); },
+    move: (m) => { stopAutoplay(); return won || locked ? false : commit(m); },
     undo, reset: () => { stopAutoplay(); restart(); }, step, hint, stopAutoplay,
     destroy() { stopAutoplay(); input.detach(); for (const [t, ev, f] of on) t.removeEventListener(ev, f); el.replaceChildren(); },
   };

@@ -129,12 +129,12 @@ function takeOverHint(ctl) {
   return ctl;
 }
 
-export function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, desc = null } = {}) {
+export function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, desc = null, locked = false } = {}) {
   const el = $("#board");
   const today = new Date();
   // a daily won on its own day counts toward the streak
   const day = level.id === `d-${pad3(dayIndex(today, SITE) + 1)}` ? dayNumber(today, SITE.epoch) : null;
-  const ctl = mountBoard(el, level, { autoplay, record, maxCell: 76, site: SITE, day });
+  const ctl = mountBoard(el, level, { autoplay: autoplay && !locked, record, maxCell: 76, site: SITE, day, locked });
   const par = $("#par");
   if (par && level.optimal != null) par.textContent = level.optimal;
   setupResult(level, { next, nextLabel });
@@ -151,12 +151,39 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   return ctl;
 }
 
+/** What it takes to open world `n` with `total` campaign stars, in players' words. */
+const opensAt = (n, total) => `${worldName(n)} opens at ${GATES[n]} ★: ${GATES[n] - total} more to go.`;
+
+/** Links into a locked world (next level, "Dune Sea ›") lead nowhere and say what opens them. */
+function guardLinks(total) {
+  $$("a[href]").forEach((a) => {
+    const m = /(?:^|\/)w(\d+)\/[^/]*$/.exec(a.getAttribute("href"));
+    if (!m || isWorldUnlocked(+m[1], total, GATES)) return;
+    a.removeAttribute("href");
+    a.setAttribute("aria-disabled", "true");
+    a.classList.add("locked");
+    a.title = opensAt(+m[1], total);
+    a.dataset.lockedWorld = m[1];
+  });
+}
+
 function level() {
-  paintTotals();
+  const { total } = paintTotals();
   const d = json("level-data");
   if (!d) return;
+  guardLinks(total);
+  // a level of a locked world: the board is shown but cannot be played
+  const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
+  const next = locked || !$("a[data-next][href]") ? null : d.next;
   const nextLabel = $("[data-next]") ? $("[data-next]").textContent.trim() : null;
-  playLevel(d.level, { autoplay: !!d.autoplay, next: d.next, nextLabel, desc: d.desc });
+  playLevel(d.level, { autoplay: !!d.autoplay, next, nextLabel, desc: d.desc, locked });
+  if (locked) {
+    document.body.classList.add("world-locked");
+    let box = $("[data-lock-note]");
+    if (!box) { box = document.createElement("p"); box.className = "lock-note"; $("#board").closest(".board-frame, #board").after(box); }
+    box.hidden = false;
+    box.textContent = `Locked. ${opensAt(d.world, total)}`;
+  }
 }
 
 // Other page kinds live in pages-more.js, fetched only by the pages that need them, so a

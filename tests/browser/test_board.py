@@ -12,11 +12,21 @@ from helpers import (PROGRESS_KEY, dom_flags, dom_positions, drag, keyboard_move
                      python_left, python_states)
 
 
+# Stars on levels no pack has ("w9-..." counts as campaign): every world open, so any level
+# plays, while each test's own level starts with no progress.
+UNLOCK_ALL = {"levels": {f"w9-{i:03d}": {"stars": 3, "best": 1} for i in range(100)}}
+
+
+def unlock_all(page, base_url):
+    page.goto(f"{base_url}index.html")
+    page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({json.dumps(UNLOCK_ALL)}))")
+
+
 def open_level(page, base_url, level_id: str):
     w, n = level_id[1:].split("-")
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w{w}/{n}.html")
     page.wait_for_selector(f'#board[data-level="{level_id}"] [data-block]')
-    page.evaluate(f"() => localStorage.removeItem('{PROGRESS_KEY}')")
 
 
 def moves_shown(page) -> int:
@@ -81,6 +91,7 @@ def test_spent_sand_refuses_a_second_slide(page, base_url, packs, errors):
 
 def test_ice_slides_to_the_end_even_on_a_short_drag(page, base_url, packs, errors):
     lv = packs["w3-01"]                         # the tutorial: its ice glides first
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w3/01.html")
     page.wait_for_selector('#board [data-block]')
     page.locator("#board").click(position={"x": 2, "y": 2})   # take over from the autoplay
@@ -149,6 +160,7 @@ def test_solution_steps_through_with_help_capped_at_two_stars(page, base_url, pa
 
 
 def test_tutorial_plays_itself_until_touched(page, base_url, errors):
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w2/01.html")
     page.wait_for_selector('#board[data-autoplay="1"]')
     page.wait_for_function("() => +document.querySelector('#moves').textContent > 0", timeout=5000)
@@ -429,4 +441,36 @@ def test_a_crafted_8x8_link_never_freezes_the_page(page, base_url, errors):
                            timeout=60000)
     print(f"\nmain thread answered in {quick:.0f} ms during the 8x8 search")
     assert quick < 2000
+    assert not errors
+
+
+# ---- locks hold ----------------------------------------------------------------------------
+
+def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, base_url, packs, errors):
+    from lumina.sitedata import site_data
+    gate = site_data()["gates"]["2"]
+    lv = packs["w2-05"]
+    page.goto(f"{base_url}w2/05.html")
+    page.wait_for_selector("#board [data-block]")
+    board = page.locator("#board")
+    assert board.get_attribute("data-locked") == "true"
+    before = dom_positions(page)
+    move = lv["solution"][0]
+    drag(page, lv, move)
+    assert dom_positions(page) == before and moves_shown(page) == 0
+    assert page.locator("#hint").is_disabled() and page.locator("#solution").is_disabled()
+    note = page.locator("[data-lock-note], .lock-note").first
+    assert f"opens at {gate} ★" in note.inner_text() and f"{gate} more" in note.inner_text()
+    # the last level of world 1 does not walk into the locked world
+    page.goto(f"{base_url}w1/30.html")
+    page.wait_for_selector("#board [data-block]")
+    assert page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).every(a => !/w2\\//.test(a.getAttribute('href')))")
+    # with the gate's stars (campaign levels of world 1), world 2 opens
+    stars = {"levels": {f"w1-{i:02d}": {"stars": 3, "best": 9} for i in range(1, 1 + -(-gate // 3))}}
+    page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({json.dumps(stars)}))")
+    page.goto(f"{base_url}w2/05.html")
+    page.wait_for_selector("#board [data-block]")
+    assert page.locator("#board").get_attribute("data-locked") is None
+    drag(page, lv, move)
+    assert moves_shown(page) == 1
     assert not errors
