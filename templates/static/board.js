@@ -193,7 +193,8 @@ export function mountBoard(el, level, opts = {}) {
       el.dataset.hint = `${i}:${d}`;
       view.showTip(game.state, h.move);
       const dir = DIR_WORDS[b.horiz ? (d > 0 ? "e" : "w") : (d > 0 ? "s" : "n")];
-      const how = b.kind === "ice" ? `let the ice block glide ${dir}` : `slide the ${KIND_WORDS[b.kind]} block ${dir} ${Math.abs(d)}`;
+      const what = b.kind === "key" ? "the light key" : `the ${KIND_WORDS[b.kind]} block`;
+      const how = b.kind === "ice" ? `let the ice block glide ${dir}` : `slide ${what} ${dir} ${Math.abs(d)}`;
       ctl.hintText.textContent = `${h.left} move${h.left === 1 ? "" : "s"} left from here. Next: ${how}.`;
     }
     render();
