@@ -154,9 +154,10 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
 /** What it takes to open world `n` with `total` campaign stars, in players' words. */
 const opensAt = (n, total) => `${worldName(n)} opens at ${GATES[n]} ★: ${GATES[n] - total} more to go.`;
 
-/** Links into a locked world (next level, "Dune Sea ›") lead nowhere and say what opens them. */
+/** Links into a locked world (next level, "Dune Sea ›") lead nowhere and say what opens them.
+ * (Links marked a[data-world] belong to the page shell's own lock code, if the page has one.) */
 function guardLinks(total) {
-  $$("a[href]").forEach((a) => {
+  $$("a[href]:not([data-world])").forEach((a) => {
     const m = /(?:^|\/)w(\d+)\/[^/]*$/.exec(a.getAttribute("href"));
     if (!m || isWorldUnlocked(+m[1], total, GATES)) return;
     a.removeAttribute("href");
@@ -177,7 +178,7 @@ function level() {
   const next = locked || !$("a[data-next][href]") ? null : d.next;
   const nextLabel = $("[data-next]") ? $("[data-next]").textContent.trim() : null;
   playLevel(d.level, { autoplay: !!d.autoplay, next, nextLabel, desc: d.desc, locked });
-  if (locked) {
+  if (locked && !$("[data-lock-cover]")) {   // a page with a lock cover fills it itself
     document.body.classList.add("world-locked");
     let box = $("[data-lock-note]");
     if (!box) { box = document.createElement("p"); box.className = "lock-note"; $("#board").closest(".board-frame, #board").after(box); }
