@@ -403,7 +403,7 @@ def render(data: SiteData, templates: Path = TEMPLATES) -> Writer:
     def page(rel: str, template: str, **ctx: Any) -> None:
         depth = rel.count("/")
         root = "../" * depth
-        html = env.get_template(template).render(root=root, path=rel, site_meta=meta, site_data=site_data(),
+        html = env.get_template(template).render(root=root, path=rel, site_meta=meta, site=site_data(),
                                                 has_daily=bool(data.dailies), **ctx)
         w.add(rel, html)
 
