@@ -4,7 +4,7 @@
 // autoplay and the result. The DOM contract is in tests/js/README.
 import * as E from "./engine.js";
 import { createGame, SEARCH_BUDGET } from "./core.js";
-import { createView, make } from "./render.js";
+import { createView } from "./render.js";
 import { attachInput } from "./input.js";
 import { recordResult } from "./progress.js";
 
@@ -49,21 +49,14 @@ export function solveAsync(level, state, budget = SEARCH_BUDGET) {
   }
 }
 
-/** Find or create the controls; with opts.controls given, missing ones are left detached. */
-function controls(el, given) {
-  const c = {}, ids = { moves: "moves", undo: "undo", reset: "reset", solution: "solution", hint: "hint", hintText: "hint-text", helpNote: "help-note", result: "result" };
-  const labels = { undo: "Undo", reset: "Reset", solution: "Solution", hint: "Hint" };
-  const detached = Object.keys(given).length > 0;
-  let box = null;
+/** The controls: opts.controls, else the page's elements by id; any missing one is a detached
+ * stand-in (a demo board has none), so the board never has to ask. */
+function controls(given) {
+  const ids = { moves: "moves", undo: "undo", reset: "reset", solution: "solution", hint: "hint", hintText: "hint-text", helpNote: "help-note", result: "result" };
+  const c = {};
   for (const [k, id] of Object.entries(ids)) {
-    c[k] = given[k] || (detached ? null : document.getElementById(id));
-    if (c[k]) continue;
-    const parent = detached ? null : box || (box = make("div", "lb-controls"), el.after(box), box);
-    if (k === "moves") { const w = make("span", "lb-count", parent); w.append("Moves "); c[k] = make("output", "", w); }
-    else if (k === "result") { c[k] = make("div", "lb-result", parent); c[k].hidden = true; c[k].setAttribute("role", "status"); }
-    else if (k === "hintText" || k === "helpNote") { c[k] = make("p", "lb-note", parent); if (k === "hintText") c[k].setAttribute("aria-live", "polite"); }
-    else { c[k] = make("button", "lb-button", parent); c[k].type = "button"; c[k].textContent = labels[k]; }
-    if (!detached) c[k].id = id;
+    c[k] = given[k] || (Object.keys(given).length ? null : document.getElementById(id));
+    if (!c[k]) { c[k] = document.createElement(k === "result" ? "div" : "button"); c[k].hidden = k === "result"; }
   }
   return c;
 }
@@ -78,7 +71,7 @@ function controls(el, given) {
 export function mountBoard(el, level, opts = {}) {
   const site = opts.site || siteData();
   const game = createGame(level, site.stars), board = game.board, rule = site.stars;
-  const ctl = controls(el, opts.controls || {});
+  const ctl = controls(opts.controls || {});
   const view = createView(el, board, opts);
   let won = false, auto = null, busy = false;
   const locked = !!opts.locked;   // a level of a locked world: drawn, never played
@@ -93,10 +86,10 @@ export function mountBoard(el, level, opts = {}) {
     ctl.solution.disabled = won || busy || locked;
     ctl.hint.disabled = won || busy || locked;
     el.dataset.helped = game.helped;
-    const cap = "★".repeat(rule.help_cap);
+    // before any help the page's tip states the rule (server-side: no layout shift); after
+    // help, this note says what it costs this attempt
     ctl.helpNote.textContent = game.helped
-      ? `Help used: this try can earn at most ${cap}. Reset for a clean try at ★★★.`
-      : `Hint and Solution cap a win at ${cap}.`;
+      ? `Help used: this try can earn at most ${"★".repeat(rule.help_cap)}. Reset for a clean try at ★★★.` : "";
   }
 
   function clearHint() {
@@ -114,7 +107,7 @@ export function mountBoard(el, level, opts = {}) {
     if (slot("stars") || slot("moves")) {
       if (slot("stars")) slot("stars").textContent = starText;
       if (slot("moves")) slot("moves").textContent = r.moves;
-    } else if (!res.children.length || res.classList.contains("lb-result")) {
+    } else if (!res.children.length) {
       res.textContent = `Solved in ${r.moves} move${r.moves === 1 ? "" : "s"} (par ${r.optimal}) ${starText}${r.helped ? " (with help)" : ""}`;
     }
     res.setAttribute("aria-label", `${st} of 3 stars`);

@@ -118,13 +118,11 @@ async function play() {
   if (!d) { fail("This link has no puzzle in it. Every level page has a Share button that makes one."); return; }
   let lv;
   try { lv = decodeDesc(d, "shared"); } catch (e) { fail(linkError(e)); return; }
-  if (meta) meta.textContent = "Working out par…";
   // par by breadth-first search, in the worker: a huge crafted board can never freeze the page
   const sol = await solveAsync(lv, startState(compile(lv)));
   if (sol.outcome === "unsolvable") { fail("This puzzle has no solution: the light can never reach the lantern."); return; }
   if (sol.outcome === "solved") {
     lv.optimal = sol.left; lv.solution = sol.moves;
-    if (meta) meta.textContent = "";
   } else if (meta) meta.textContent = "This board is too large to work out par here; play it for fun.";
   playLevel(lv, { record: false, desc: d });
 }

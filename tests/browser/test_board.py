@@ -459,7 +459,7 @@ def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, ba
     drag(page, lv, move)
     assert dom_positions(page) == before and moves_shown(page) == 0
     assert page.locator("#hint").is_disabled() and page.locator("#solution").is_disabled()
-    note = page.locator("[data-lock-note], .lock-note").first
+    note = page.locator("[data-lock-text], [data-lock-note], .lock-note").first
     assert f"opens at {gate} ★" in note.inner_text() and f"{gate} more" in note.inner_text()
     # the last level of world 1 does not walk into the locked world
     page.goto(f"{base_url}w1/30.html")
