@@ -1,9 +1,8 @@
 // Lumina board: mountBoard(el, level, opts) plays one level in `el`. It wires the game core
 // (core.js: state, history, help, stars), the renderer (render.js) and the input layer
-// (input.js), asks the search worker (hint-worker.js) for hints, and owns the controls,
-// autoplay and the result. The DOM contract is in tests/js/README.
-import * as E from "./engine.js";
-import { createGame, SEARCH_BUDGET } from "./core.js";
+// (input.js), asks the search worker (hints.js -> hint-worker.js, loaded when first needed)
+// for hints, and owns the controls, autoplay and the result. The DOM contract is in tests/js/README.
+import { createGame } from "./core.js";
 import { createView } from "./render.js";
 import { attachInput } from "./input.js";
 import { recordResult } from "./progress.js";
@@ -19,35 +18,8 @@ export function siteData(doc = document) {
   return JSON.parse(n.textContent);
 }
 
-// ---- the search worker: one per page, shared by every board ------------------------------
-let worker = null, seq = 0;
-const waiting = new Map();
-
-async function localSearch(level, state, budget) {   // no workers here (a file:// page): same search, same budget
-  const { solveFrom } = await import("./search.js");
-  return solveFrom(E.compile(level), state, budget);
-}
-
-/** Breadth-first search from `state` in the worker: resolves to search.solveFrom's result (+ ms). */
-export function solveAsync(level, state, budget = SEARCH_BUDGET) {
-  const msg = { level: JSON.parse(JSON.stringify(level)), state: { pos: Array.from(state.pos), flags: Array.from(state.flags) }, budget };
-  try {
-    if (!worker) {
-      worker = new Worker(new URL("./hint-worker.js", import.meta.url), { type: "module" });
-      worker.onmessage = (e) => { const w = waiting.get(e.data.id); if (w) { waiting.delete(e.data.id); w.resolve(e.data); } };
-      worker.onerror = (e) => {   // the worker could not start: answer every question here instead
-        if (e.preventDefault) e.preventDefault();
-        worker = null;
-        for (const [id, w] of waiting) { waiting.delete(id); localSearch(w.msg.level, w.msg.state, w.msg.budget).then(w.resolve); }
-      };
-    }
-    const id = ++seq;
-    return new Promise((resolve) => { waiting.set(id, { resolve, msg }); worker.postMessage({ id, ...msg }); });
-  } catch {
-    worker = null;
-    return localSearch(msg.level, msg.state, budget);
-  }
-}
+/** Breadth-first search from `state` off the main thread (hints.js, loaded on first use). */
+export const solveAsync = async (level, state, budget) => (await import("./hints.js")).solveAsync(level, state, budget);
 
 /** The controls: opts.controls, else the page's elements by id; any missing one is a detached
  * stand-in (a demo board has none), so the board never has to ask. */
