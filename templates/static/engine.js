@@ -6,10 +6,8 @@
 //   y1 K K B . . . >          spent sand / thawed rime (0 for every other kind).
 //   y2 . . . # . .          K key (horizontal, exit right row 1), B crystal, # wall
 
-const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
-const LK = { K: "key", C: "crystal", S: "sand", I: "ice", R: "rime" };
-const SL = { left: "L", right: "R", top: "T", bottom: "B" };
-const LS = { L: "left", R: "right", T: "top", B: "bottom" };
+export const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
+export const SL = { left: "L", right: "R", top: "T", bottom: "B" };
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const WALL = -1, FWD = -2, BACK = -3;   // fixed cells in the occupancy grid
 
@@ -69,6 +67,7 @@ export function compile(level) {
     level, width: W, height: H, fixed, blocks, n: blocks.length,
     key: blocks.findIndex((b) => b.kind === "key"), exit: level.exit,
     win: level.win || "exit", beam: level.win === "beam" ? level.beam : null,
+    rime: blocks.some((b) => b.kind === "rime"),
   };
 }
 
@@ -95,6 +94,7 @@ function touches(a, b) {
 
 /** Thaw (in place) every frozen rime block sharing an edge with the key. */
 function thaw(board, s) {
+  if (!board.rime) return s;
   const k = rect(board, s, board.key);
   board.blocks.forEach((b, i) => {
     if (b.kind === "rime" && !s.flags[i] && touches(k, rect(board, s, i))) s.flags[i] = 1;
@@ -105,8 +105,8 @@ function thaw(board, s) {
 /** The level's start state, thaw-at-load applied. */
 export function startState(board) {
   const s = {
-    pos: Int8Array.from(board.blocks, (b) => (b.horiz ? b.x : b.y)),
-    flags: new Uint8Array(board.n),
+    pos: board.blocks.map((b) => (b.horiz ? b.x : b.y)),
+    flags: board.blocks.map(() => 0),
   };
   return thaw(board, s);
 }
@@ -114,7 +114,7 @@ export function startState(board) {
 /** A state from Python's decode: positions [[x, y], ...] and flags [0/1, ...] per block. */
 export function stateFromPython(board, positions, flags) {
   if (positions.length !== board.n || flags.length !== board.n) throw new Error("state: need one position and one flag per block");
-  const s = { pos: new Int8Array(board.n), flags: new Uint8Array(board.n) };
+  const s = { pos: board.blocks.map(() => 0), flags: board.blocks.map(() => 0) };
   board.blocks.forEach((b, i) => {
     const [x, y] = positions[i];
     if ((b.horiz ? y !== b.y : x !== b.x)) throw new Error(`state: block ${i} left its axis`);
@@ -132,20 +132,27 @@ export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join(
 
 /** Legal moves [[block, signedDistance], ...] by block index, then distance ascending. */
 export function legalMoves(board, state) {
-  const g = occupancy(board, state), W = board.width, H = board.height, out = [];
-  const free = (x, y) => x >= 0 && y >= 0 && x < W && y < H && g[y * W + x] === 0;
+  const W = board.width, H = board.height, out = [];
+  const g = board.scratch || (board.scratch = new Int8Array(W * H));
+  g.set(board.fixed);   // the occupancy grid, in a buffer reused across calls
+  for (let i = 0; i < board.n; i++) {
+    const r = rect(board, state, i);
+    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
+  }
   for (let i = 0; i < board.n; i++) {
     const b = board.blocks[i], f = state.flags[i];
     if ((b.kind === "sand" && f) || (b.kind === "rime" && !f)) continue;
-    const r = rect(board, state, i);
-    // ok(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
-    const ok = b.horiz
-      ? (t) => { for (let y = r.y; y < r.y + r.h; y++) if (!free(t, y)) return false; return true; }
-      : (t) => { for (let x = r.x; x < r.x + r.w; x++) if (!free(x, t)) return false; return true; };
-    const p = b.horiz ? r.x : r.y, len = b.horiz ? r.w : r.h;
+    // free(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
+    const p = state.pos[i], len = b.horiz ? b.w : b.h, lim = b.horiz ? W : H;
+    const a0 = b.horiz ? b.y : b.x, a1 = a0 + (b.horiz ? b.h : b.w);
+    const free = (t) => {
+      if (t < 0 || t >= lim) return false;
+      for (let a = a0; a < a1; a++) if (g[b.horiz ? a * W + t : t * W + a] !== 0) return false;
+      return true;
+    };
     let lo = 0, hi = 0;
-    while (ok(p + lo - 1)) lo--;
-    while (ok(p + len + hi)) hi++;
+    while (free(p + lo - 1)) lo--;
+    while (free(p + len + hi)) hi++;
     if (b.kind === "ice") {
       if (lo) out.push([i, lo]);
       if (hi) out.push([i, hi]);
@@ -158,6 +165,12 @@ export function legalMoves(board, state) {
 export function applyMove(board, state, move) {
   const [i, d] = move;
   if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
+  return applyLegal(board, state, move);
+}
+
+/** applyMove for a move taken from legalMoves(board, state) (searches skip the re-check). */
+export function applyLegal(board, state, move) {
+  const [i, d] = move;
   const s = { pos: state.pos.slice(), flags: state.flags.slice() };
   s.pos[i] += d;
   if (board.blocks[i].kind === "sand") s.flags[i] = 1;
@@ -207,32 +220,4 @@ export function isSolved(board, state) {
     return (side === "left" ? r.x === 0 : r.x + r.w === board.width) && r.y <= index && index < r.y + r.h;
   }
   return (side === "top" ? r.y === 0 : r.y + r.h === board.height) && r.x <= index && index < r.x + r.w;
-}
-
-/** Stars: 3 at or under par, 2 within par + 2, else 1. */
-export const stars = (moves, optimal) => (moves <= optimal ? 3 : moves <= optimal + 2 ? 2 : 1);
-
-/** The share-link text of a level (see lumina/desc.py). */
-export function encodeDesc(lv) {
-  let s = `${lv.width}x${lv.height}-${SL[lv.exit.side]}${lv.exit.index}-`
-    + lv.blocks.map((b) => KL[b.kind] + b.x + b.y + b.w + b.h).join("");
-  if (lv.walls && lv.walls.length) s += "-w" + lv.walls.map(([x, y]) => `${x}${y}`).join("");
-  if (lv.mirrors && lv.mirrors.length) s += "-m" + lv.mirrors.map((m) => `${m.x}${m.y}${m.tilt === "/" ? "f" : "b"}`).join("");
-  if (lv.win === "beam") s += `-b${lv.beam.dir}${lv.beam.offset}`;
-  return s;
-}
-
-const DESC = /^(\d)x(\d)-([LRTB])(\d)-((?:[KCSIR]\d{4})+)(?:-w((?:\d\d)+))?(?:-m((?:\d\d[fb])+))?(?:-b([NESW])(\d))?$/;
-
-/** Parse share-link text into a validated level object; throws a clear Error. */
-export function decodeDesc(text, id = "custom") {
-  const m = DESC.exec(String(text).trim());
-  if (!m) throw new Error(`desc: cannot read ${JSON.stringify(String(text))} (expected e.g. 6x5-R2-K0221I2113)`);
-  const d = (s, i) => +s[i];
-  const lv = { id, width: +m[1], height: +m[2], exit: { side: LS[m[3]], index: +m[4]} };
-  if (m[8]) { lv.win = "beam"; lv.beam = { dir: m[8], offset: +m[9] }; }
-  if (m[6]) lv.walls = m[6].match(/\d\d/g).map((t) => [d(t, 0), d(t, 1)]);
-  if (m[7]) lv.mirrors = m[7].match(/\d\d[fb]/g).map((t) => ({ x: d(t, 0), y: d(t, 1), tilt: t[2] === "f" ? "/" : "\\" }));
-  lv.blocks = m[5].match(/[KCSIR]\d{4}/g).map((t) => ({ kind: LK[t[0]], x: d(t, 1), y: d(t, 2), w: d(t, 3), h: d(t, 4) }));
-  return validate(lv);
 }

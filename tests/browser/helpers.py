@@ -29,6 +29,7 @@ def drag(page, level: dict, move) -> None:
     """One whole drag: block `i` slid `d` cells along its axis with the mouse."""
     i, d = move
     b = level["blocks"][i]
+    page.locator(f'#board [data-block="{i}"]').scroll_into_view_if_needed()   # a mouse cannot reach below the fold
     x, y, c = block_center(page, level, i)
     dx, dy = (d * c, 0) if b["w"] > b["h"] else (0, d * c)
     page.mouse.move(x, y)
@@ -38,14 +39,17 @@ def drag(page, level: dict, move) -> None:
     page.mouse.up()
 
 
-def keyboard_move(page, level: dict, move) -> None:
-    """Select block i, press the arrow |d| times (once for ice), then Enter."""
+def keyboard_move(page, level: dict, move, grab: bool = False) -> None:
+    """Select block i, press Shift+arrow |d| times (once for ice), then Enter. With grab:
+    Enter picks the block up, plain arrows slide it, Enter drops it."""
     i, d = move
     b = level["blocks"][i]
     page.locator(f'#board [data-block="{i}"]').focus()
     key = ("ArrowRight" if d > 0 else "ArrowLeft") if b["w"] > b["h"] else ("ArrowDown" if d > 0 else "ArrowUp")
+    if grab:
+        page.keyboard.press("Enter")
     for _ in range(1 if b["kind"] == "ice" else abs(d)):
-        page.keyboard.press(key)
+        page.keyboard.press(key if grab else "Shift+" + key)
     if b["kind"] != "ice":
         page.keyboard.press("Enter")
 
@@ -62,6 +66,12 @@ def dom_flags(page) -> list[bool]:
         .sort((a, b) => a.dataset.block - b.dataset.block)
         .map(n => n.dataset.kind === 'sand' ? n.classList.contains('lb-spent')
                 : n.dataset.kind === 'rime' ? !n.classList.contains('lb-frozen') : false)""")
+
+
+def python_left(level: dict, page) -> int | None:
+    """Python's optimal moves left from the position the board shows (lumina.engine.solve)."""
+    from lumina.vectors import moves_left
+    return moves_left(Level.from_json(level), dom_positions(page), dom_flags(page))
 
 
 def python_states(level: dict, moves) -> list[tuple[list, list, bool]]:
