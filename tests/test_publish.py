@@ -77,7 +77,7 @@ def test_site_has_every_page_type(built):
     for rel in ("index.html", "w1/index.html", "w5/index.html", "w1/01.html", "w1/01.png",
                 "daily.html", "daily/index.html", "daily/001.html", "daily/174.html", "daily/001.png",
                 "daily/174.png", "play.html", "progress.html", "how-levels-are-made.html", "stats.html",
-                "how-to-play.html", "static/pages.js", "static/shell.js", "static/board.js",
+                "how-to-play.html", "static/pages.js", "static/days.js", "static/day.js", "static/board.js",
                 "static/engine.js", "static/site.css", "static/play.css"):
         assert (out / rel).is_file(), rel
     levels = site.level_pages(writer.files)
@@ -156,7 +156,28 @@ def test_level_page_weight_under_60kb(built):
     assert weights[heavy] < LIMIT, f"{heavy} weighs {weights[heavy]} bytes with scripts and css"
     # the weight really follows imports: board.js and engine.js are counted
     assert weights["w1/01.html"] > len(writer.files["static/board.js"]) + len(writer.files["static/engine.js"])
-    assert weights["w1/01.html"] > len(writer.files["static/progress.js"]) + len(writer.files["static/shell.js"])
+    assert weights["w1/01.html"] > len(writer.files["static/progress.js"]) + len(writer.files["static/pages.js"])
+
+
+def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
+    """Bug class: page weight. Static imports, stylesheets and preloads count; dynamic
+    import() and worker scripts load on demand (first hint, another page kind) and do not."""
+    files = {"p.html": b'<link rel="stylesheet" href="s.css"><script type="module" src="a.js"></script>',
+             "s.css": b"x" * 10, "a.js": b'import { f } from "./b.js";\nimport("./lazy.js");\n'
+             b'new Worker(new URL("./w.js", import.meta.url), { type: "module" });\n',
+             "b.js": b"y" * 100, "lazy.js": b"z" * 1000, "w.js": b"w" * 1000}
+    assert site.page_loads(files, "p.html") == {"s.css", "a.js", "b.js"}
+    assert site.page_weight(files, "p.html") == sum(len(files[p]) for p in ("p.html", "s.css", "a.js", "b.js"))
+    # on the real pages: the level page's first load holds the board and none of the on-demand code
+    _, writer = built
+    for rel in ("w1/01.html", "daily/001.html", "play.html"):
+        loads = site.page_loads(writer.files, rel)
+        assert {"static/board.js", "static/engine.js", "static/core.js"} <= loads, rel
+        lazy = {"static/pages-more.js", "static/hints.js", "static/hint-worker.js", "static/search.js",
+                "static/desc.js", "static/summary.js", "static/days.js"}
+        assert not loads & lazy, (rel, loads & lazy)
+        for p in lazy:
+            assert p in writer.files, p    # they exist: loaded on demand, not dropped
 
 
 def test_verification_is_called_on_every_pack_before_building(tmp_path, monkeypatch):

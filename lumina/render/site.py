@@ -85,14 +85,11 @@ def imports(js: str) -> list[str]:
     return IMPORT.findall(js)
 
 
-def page_weight(files: dict[str, bytes], rel: str, gzipped: bool = False) -> int:
-    """Bytes of a page plus every script and stylesheet it loads (static ES imports
-    followed), images excluded; with `gzipped`, each file's gzip size (what travels over a
-    compressing server). `files` maps site paths to bytes."""
-    import gzip
-    size = (lambda b: len(gzip.compress(b, mtime=0))) if gzipped else len
-    seen: set[str] = set()
-    total = size(files[rel])
+def page_loads(files: dict[str, bytes], rel: str) -> set[str]:
+    """Every script and stylesheet page `rel` loads before any interaction: `<script src>`,
+    stylesheets, module preloads, inline modules' imports and every static ES import from
+    there (and CSS @import). Dynamic `import()` and worker scripts load on demand and are
+    not in it. `files` maps site paths to bytes."""
     html = files[rel].decode("utf-8")
     base = posixpath.dirname(rel)
     todo = [posixpath.normpath(posixpath.join(base, m.group(1)))
@@ -103,19 +100,27 @@ def page_weight(files: dict[str, bytes], rel: str, gzipped: bool = False) -> int
             todo.append(posixpath.normpath(posixpath.join(base, h.group(1))))
     for m in re.finditer(r'<script type="module">(.*?)</script>', html, re.S):
         todo += [posixpath.normpath(posixpath.join(base, spec)) for spec in imports(m.group(1))]
+    seen: set[str] = set()
     while todo:
         p = todo.pop()
         if p in seen or p not in files:
             continue
         seen.add(p)
-        total += size(files[p])
         if p.endswith(".js"):
             todo += [posixpath.normpath(posixpath.join(posixpath.dirname(p), spec))
                      for spec in imports(files[p].decode("utf-8"))]
         if p.endswith(".css"):
             for imp in re.finditer(r'@import\s+(?:url\()?["\']([^"\']+)["\']', files[p].decode("utf-8")):
                 todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(p), imp.group(1))))
-    return total
+    return seen
+
+
+def page_weight(files: dict[str, bytes], rel: str, gzipped: bool = False) -> int:
+    """Bytes of a page plus everything it loads first (`page_loads`), images excluded; with
+    `gzipped`, each file's gzip size (what travels over a compressing server)."""
+    import gzip
+    size = (lambda b: len(gzip.compress(b, mtime=0))) if gzipped else len
+    return size(files[rel]) + sum(size(files[p]) for p in page_loads(files, rel))
 
 
 def level_pages(files: dict[str, bytes]) -> list[str]:

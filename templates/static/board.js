@@ -145,12 +145,18 @@ export function mountBoard(el, level, opts = {}) {
       : "This position is too tangled for a quick hint. Try Undo, or a move or two, and ask again.";
   }
 
-  async function hint() {
+  /** The search's answer from the current position, or null (won, locked, stale, failed). */
+  async function ask() {
     stopAutoplay();
-    if (won || locked) return;
+    if (won || locked) return null;
     const h = await here();
+    if (h && h.failure) sayFailure(h.failure);
+    return h && !h.failure ? h : null;
+  }
+
+  async function hint() {
+    const h = await ask();
     if (!h) return;
-    if (h.failure) { sayFailure(h.failure); return; }
     game.help();
     el.dataset.left = h.left;
     if (h.move) {
@@ -166,12 +172,8 @@ export function mountBoard(el, level, opts = {}) {
   }
 
   async function step() {
-    stopAutoplay();
-    if (won || locked) return;
-    const h = await here();
-    if (!h) return;
-    if (h.failure) { sayFailure(h.failure); return; }
-    if (!h.move) return;
+    const h = await ask();
+    if (!h || !h.move) return;
     game.help();
     commit(h.move);
   }

@@ -11,54 +11,9 @@ export const SL = { left: "L", right: "R", top: "T", bottom: "B" };
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const WALL = -1, FWD = -2, BACK = -3;   // fixed cells in the occupancy grid
 
-/** Check a level object; throws Error("level <id>: <field>: <why>"). Returns the level. */
-export function validate(lv) {
-  const id = lv && typeof lv.id === "string" ? lv.id : "?";
-  const fail = (f, m) => { throw new Error(`level ${id}: ${f}: ${m}`); };
-  const int = (v, f, lo, hi) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) fail(f, `must be an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);
-    return v;
-  };
-  if (!lv || typeof lv !== "object") fail("level", "must be an object");
-  const W = int(lv.width, "width", 4, 8), H = int(lv.height, "height", 4, 8);
-  const ex = lv.exit;
-  if (!ex || !SL[ex.side]) fail("exit.side", "must be one of left, right, top, bottom");
-  int(ex.index, "exit.index", 0, (ex.side === "left" || ex.side === "right" ? H : W) - 1);
-  const win = lv.win ?? "exit";
-  if (win !== "exit" && win !== "beam") fail("win", `must be exit or beam, got ${JSON.stringify(win)}`);
-  const seen = new Map();
-  const claim = (x, y, what, f) => {
-    int(x, f + " x", 0, W - 1); int(y, f + " y", 0, H - 1);
-    if (seen.has(y * W + x)) fail(f, `${what} overlaps ${seen.get(y * W + x)} at (${x}, ${y})`);
-    seen.set(y * W + x, what);
-  };
-  (lv.walls || []).forEach((w, i) => claim(w && w[0], w && w[1], `wall ${i}`, `walls[${i}]`));
-  (lv.mirrors || []).forEach((m, i) => {
-    if (!m || (m.tilt !== "/" && m.tilt !== "\\")) fail(`mirrors[${i}].tilt`, "must be / or \\");
-    claim(m.x, m.y, `mirror ${i}`, `mirrors[${i}]`);
-  });
-  if (!Array.isArray(lv.blocks) || lv.blocks.length > 16) fail("blocks", "must be a list of at most 16 blocks");
-  let keys = 0;
-  lv.blocks.forEach((b, i) => {
-    const f = `blocks[${i}]`;
-    if (!b || !KL[b.kind]) fail(f + ".kind", "must be one of key, crystal, sand, ice, rime");
-    int(b.w, f + ".w", 1, W); int(b.h, f + ".h", 1, H);
-    if (b.w === b.h) fail(f, `a ${b.w}x${b.h} square block has no axis`);
-    if (b.kind === "key") keys++;
-    for (let dy = 0; dy < b.h; dy++) for (let dx = 0; dx < b.w; dx++) claim(b.x + dx, b.y + dy, `block ${i}`, f);
-  });
-  if (keys !== 1) fail("blocks", `needs exactly one key, found ${keys}`);
-  if (win === "beam") {
-    const bm = lv.beam, key = lv.blocks.find((b) => b.kind === "key");
-    if (!bm || !DIRS[bm.dir]) fail("beam", "a beam level needs beam {dir: N|E|S|W, offset}");
-    int(bm.offset, "beam.offset", 0, (bm.dir === "E" || bm.dir === "W" ? key.h : key.w) - 1);
-  }
-  return lv;
-}
-
-/** Precompute a level (validated first) into a board. */
+/** Precompute a level into a board. Pack levels come checked by Python (lumina.packfile);
+ * a share link's level is checked by desc.js (`validate`) before it gets here. */
 export function compile(level) {
-  validate(level);
   const W = level.width, H = level.height, fixed = new Int8Array(W * H);
   for (const [x, y] of level.walls || []) fixed[y * W + x] = WALL;
   for (const m of level.mirrors || []) fixed[m.y * W + m.x] = m.tilt === "/" ? FWD : BACK;
@@ -111,20 +66,7 @@ export function startState(board) {
   return thaw(board, s);
 }
 
-/** A state from Python's decode: positions [[x, y], ...] and flags [0/1, ...] per block. */
-export function stateFromPython(board, positions, flags) {
-  if (positions.length !== board.n || flags.length !== board.n) throw new Error("state: need one position and one flag per block");
-  const s = { pos: board.blocks.map(() => 0), flags: board.blocks.map(() => 0) };
-  board.blocks.forEach((b, i) => {
-    const [x, y] = positions[i];
-    if ((b.horiz ? y !== b.y : x !== b.x)) throw new Error(`state: block ${i} left its axis`);
-    s.pos[i] = b.horiz ? x : y;
-    s.flags[i] = (b.kind === "sand" || b.kind === "rime") && flags[i] ? 1 : 0;
-  });
-  return s;
-}
-
-/** [[x, y], ...] per block (the inverse of stateFromPython, with Array.from(state.flags)). */
+/** [[x, y], ...] per block (tests/js/python-state.mjs reads them back). */
 export const positions = (board, state) => board.blocks.map((_, i) => { const r = rect(board, state, i); return [r.x, r.y]; });
 
 /** A string that identifies the state (positions and flags). */

@@ -1,11 +1,12 @@
 // Lumina page scripts for every page but the level page: home, world, daily, share link,
 // how to play, stats and the player's progress. pages.js imports this on demand.
 import { mountBoard, solveAsync } from "./board.js";
-import { loadProgress, totalStars, isWorldUnlocked, summary } from "./progress.js";
+import { loadProgress, totalStars, isWorldUnlocked } from "./progress.js";
+import { summary } from "./summary.js";
 import { compile, startState } from "./engine.js";
-import { decodeDesc, encodeDesc } from "./desc.js";
-import { dayIndex, dayNumber } from "./core.js";
-import { $, $$, pad2, pad3, json, SITE, GATES, META, worldName, paintTotals, playLevel } from "./pages.js";
+import { decodeDesc } from "./desc.js";
+import { dayNumber } from "./core.js";
+import { $, $$, pad2, json, SITE, GATES, META, worldName, paintTotals, playLevel } from "./pages.js";
 
 function paintWorld(node, p, total) {
   const n = +node.dataset.world, gate = +node.dataset.gate;
@@ -69,32 +70,6 @@ function world() {
   });
 }
 
-// ---- daily ------------------------------------------------------------------------
-/** Today's level: #daily-data {src} fetched ("{n}" in src becomes the 3-digit day number);
- * the answer is one level, or {levels: [...]} holding it. Index: core.dayIndex (#site-data). */
-async function daily() {
-  paintTotals();
-  const cfg = json("daily-data") || { src: "dailies.json" };
-  const err = $("#daily-error");
-  const idx = dayIndex(new Date(), SITE), want = `d-${pad3(idx + 1)}`;
-  let lv;
-  try {
-    const res = await fetch(cfg.src.replace("{n}", pad3(idx + 1)));
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const data = await res.json();
-    lv = data.blocks ? data : (data.levels || []).find((l) => l.id === want);
-    if (!lv) throw new Error(`no ${want}`);
-  } catch {
-    if (err) { err.hidden = false; err.textContent = "Today's level could not be loaded. Check your connection and reload the page."; }
-    return;
-  }
-  const today = new Date().toLocaleDateString(undefined, { weekday: "long", month: "long", day: "numeric" });
-  const idn = $("#daily-id");
-  if (idn) idn.textContent = `${today}: #${idx + 1} of ${SITE.pool}, ${lv.width}×${lv.height}.`;
-  document.body.dataset.daily = lv.id;
-  playLevel(lv, { desc: encodeDesc(lv) });
-}
-
 // ---- share link: play.html?d=<desc> ---------------------------------------------------
 /** A share-link problem in players' words (engine messages name fields, players need less). */
 export function linkError(e) {
@@ -143,8 +118,6 @@ function howto() {
   }
 }
 
-function stats() { paintTotals(); }
-
 // ---- the player's progress page ------------------------------------------------------------
 /** #progress-data {worlds: [{n, levels}], pars: {id: optimal}} -> fills [data-progress-*]. */
 function progressPage() {
@@ -163,6 +136,6 @@ function progressPage() {
   }
 }
 
-const PAGES = { home, world, daily, play, howto, stats, progress: progressPage };
+const PAGES = { home, world, play, howto, progress: progressPage };
 
 export function run(page) { if (PAGES[page]) PAGES[page](); }

@@ -1,5 +1,6 @@
-// Lumina page scripts: star totals and the board panel of level pages; every page loads
-// this module and <body data-page> picks what runs (other page kinds: pages-more.js). The
+// Lumina page scripts: star totals, world locks and the board panel of level pages; every
+// page loads this module and <body data-page> picks what runs (other page kinds:
+// pages-more.js; daily pages add days.js, the progress page progress-page.js). The
 // board itself is board.js (mountBoard), the rules engine.js, stored progress progress.js;
 // gates, the daily pool and date rule and the star rule come from the page's #site-data
 // (lumina/sitedata.py). Missing or corrupt storage never makes a page throw.
@@ -12,14 +13,14 @@ export const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
 export const pad2 = (n) => String(n).padStart(2, "0");
 export const pad3 = (n) => String(n).padStart(3, "0");
 
-export function json(id) {
+export function json(id, fallback = null) {
   const n = document.getElementById(id);
-  if (!n) return null;
-  try { return JSON.parse(n.textContent); } catch { return null; }
+  if (!n) return fallback;
+  try { return JSON.parse(n.textContent); } catch { return fallback; }
 }
 export const SITE = siteData();
 export const GATES = SITE.gates;
-export const META = json("site-meta") || { worlds: [] };
+export const META = json("site-meta", { worlds: [] });
 export const worldName = (n) => (META.worlds.find((w) => w.n === n) || { name: `World ${n}` }).name;
 
 /** Campaign stars only (level ids w1-.. w5-): the gates count the campaign, not the dailies. */
@@ -47,6 +48,47 @@ export function paintTotals() {
   return { p, total };
 }
 
+// ---- locks ----------------------------------------------------------------------------
+/** {open, gate, need, total} for world `n` with `total` campaign stars. */
+export function worldLock(n, total) {
+  const gate = GATES[n] ?? 0;
+  return { open: isWorldUnlocked(n, total, GATES), gate, need: Math.max(0, gate - total), total };
+}
+
+/** A link into another world (a[data-world]: prev/next, the result's next level) shows the
+ * lock and its gate instead of walking in while that world is shut. */
+function lockLink(a, total) {
+  const n = +a.dataset.world, lock = worldLock(n, total);
+  if (!a.dataset.href) { a.dataset.href = a.getAttribute("href"); a.dataset.label = a.textContent; }
+  a.classList.toggle("locked-link", !lock.open);
+  if (lock.open) {
+    a.setAttribute("href", a.dataset.href); a.textContent = a.dataset.label;
+    for (const k of ["aria-disabled", "title", "aria-label"]) a.removeAttribute(k);
+  } else {
+    a.removeAttribute("href"); a.setAttribute("aria-disabled", "true");
+    const icon = $(".lock-icon");
+    a.replaceChildren(...(icon ? [icon.cloneNode(true)] : []), `${lock.gate} ★`);
+    a.title = `${worldName(n)} is locked: it opens at ${lock.gate} stars; you have ${total}, ${lock.need} more to go`;
+    a.setAttribute("aria-label", a.title);
+  }
+}
+const lockLinks = (total) => $$("a[data-world]").forEach((a) => lockLink(a, total));
+
+/** A shut world's level page: the board dimmed and inert under the lock cover. */
+function lockCover(world, total) {
+  const lock = worldLock(world, total), play = $(".play"), cover = $("[data-lock-cover]");
+  if (!play || !cover) return;
+  play.classList.toggle("is-locked", !lock.open);
+  cover.hidden = lock.open;
+  for (const el of [$(".board-frame", play), $(".controls", play)]) if (el) el.inert = !lock.open;
+  if (lock.open) return;
+  $("[data-lock-text]", cover).textContent = `${worldName(world)} opens at ${lock.gate} ★. You have ${total}: ${lock.need} more to go.`;
+  const prev = world - 1, go = $("[data-lock-go]", cover);
+  if (go && META.worlds.some((w) => w.n === prev)) {
+    go.href = `${document.body.dataset.root}w${prev}/index.html`; go.textContent = `Earn stars in ${worldName(prev)}`;
+  }
+}
+
 // ---- the board panel (level, daily, share) -------------------------------------------
 function showBest(id) {
   const e = loadProgress().levels[id];
@@ -61,7 +103,7 @@ function toast(text) {
   setTimeout(() => t.remove(), 2200);
 }
 
-function setupResult(level, { next, nextLabel } = {}) {
+function setupResult(level, { next, nextLabel, nextWorld } = {}) {
   const res = $("#result");
   if (!res) return;
   const starsEl = $(".result-stars", res), text = $(".result-text", res), actions = $(".result-actions", res);
@@ -89,9 +131,11 @@ function setupResult(level, { next, nextLabel } = {}) {
       if (next) {
         const a = document.createElement("a");
         a.className = "button primary"; a.href = next; a.textContent = nextLabel || "Next level";
+        if (nextWorld) a.dataset.world = nextWorld;
         actions.append(a);
       }
     }
+    lockLinks(total);   // a win may open a gate
     if (before !== null) {
       for (const w of META.worlds) {
         if (!isWorldUnlocked(w.n, before, GATES) && isWorldUnlocked(w.n, total, GATES)) toast(`${w.name} is open!`);
@@ -129,7 +173,7 @@ function takeOverHint(ctl) {
   return ctl;
 }
 
-export function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, desc = null, locked = false } = {}) {
+export function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, nextWorld = null, desc = null, locked = false } = {}) {
   const el = $("#board");
   const today = new Date();
   // a daily won on its own day counts toward the streak
@@ -137,7 +181,7 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   const ctl = mountBoard(el, level, { autoplay: autoplay && !locked, record, maxCell: 76, site: SITE, day, locked });
   const par = $("#par");
   if (par && level.optimal != null) par.textContent = level.optimal;
-  setupResult(level, { next, nextLabel });
+  setupResult(level, { next, nextLabel, nextWorld });
   setupShare(desc);
   showBest(level.id);
   takeOverHint(ctl);
@@ -151,44 +195,20 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   return ctl;
 }
 
-/** What it takes to open world `n` with `total` campaign stars, in players' words. */
-const opensAt = (n, total) => `${worldName(n)} opens at ${GATES[n]} ★: ${GATES[n] - total} more to go.`;
-
-/** Links into a locked world (next level, "Dune Sea ›") lead nowhere and say what opens them.
- * (Links marked a[data-world] belong to the page shell's own lock code, if the page has one.) */
-function guardLinks(total) {
-  $$("a[href]:not([data-world])").forEach((a) => {
-    const m = /(?:^|\/)w(\d+)\/[^/]*$/.exec(a.getAttribute("href"));
-    if (!m || isWorldUnlocked(+m[1], total, GATES)) return;
-    a.removeAttribute("href");
-    a.setAttribute("aria-disabled", "true");
-    a.classList.add("locked");
-    a.title = opensAt(+m[1], total);
-    a.dataset.lockedWorld = m[1];
-  });
-}
-
 function level() {
   const { total } = paintTotals();
   const d = json("level-data");
   if (!d) return;
-  guardLinks(total);
   // a level of a locked world: the board is shown but cannot be played
   const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
-  const next = locked || !$("a[data-next][href]") ? null : d.next;
-  const nextLabel = $("[data-next]") ? $("[data-next]").textContent.trim() : null;
-  playLevel(d.level, { autoplay: !!d.autoplay, next, nextLabel, desc: d.desc, locked });
-  if (locked && !$("[data-lock-cover]")) {   // a page with a lock cover fills it itself
-    document.body.classList.add("world-locked");
-    let box = $("[data-lock-note]");
-    if (!box) { box = document.createElement("p"); box.className = "lock-note"; $("#board").closest(".board-frame, #board").after(box); }
-    box.hidden = false;
-    box.textContent = `Locked. ${opensAt(d.world, total)}`;
-  }
+  if (d.world != null) lockCover(d.world, total);
+  const n = $("[data-next]"), nextLabel = n ? (n.dataset.label || n.textContent).trim() : null;
+  playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, desc: d.desc, locked });
 }
 
 // Other page kinds live in pages-more.js, fetched only by the pages that need them, so a
 // level page never downloads the home, daily, share, how-to or progress code.
 const page = document.body.dataset.page;
+lockLinks(paintTotals().total);
 if (page === "level") level();
-else if (page) import("./pages-more.js").then((m) => m.run(page));
+else if (["home", "world", "play", "howto", "progress"].includes(page)) import("./pages-more.js").then((m) => m.run(page));

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as E from "../../templates/static/engine.js";
+import { stateFromPython } from "./python-state.mjs";
 import { decodeDesc, encodeDesc } from "../../templates/static/desc.js";
 import * as C from "../../templates/static/core.js";
 import { solveFrom } from "../../templates/static/search.js";
@@ -128,7 +129,7 @@ test("hints against Python off the solution: distance from a random reachable po
     const board = E.compile(c.level);
     for (const v of c.states) {
       if (!("left" in v)) continue;
-      const res = solveFrom(board, E.stateFromPython(board, v.positions, v.flags));
+      const res = solveFrom(board, stateFromPython(board, v.positions, v.flags));
       const where = `${c.level.id} at ${JSON.stringify(v.positions)} ${JSON.stringify(v.flags)}`;
       if (v.left === null) { assert.equal(res.outcome, "unsolvable", where); stuck++; }
       else { assert.equal(res.outcome, "solved", where); assert.equal(res.left, v.left, where); solved++; }
@@ -171,7 +172,7 @@ test("state keys: numeric keys decode back to the same state on every vector pos
     const board = E.compile(c.level), { key, unkey } = C.keyer(board);
     if (!unkey) continue;
     for (const v of c.states) {
-      const s = E.stateFromPython(board, v.positions, v.flags);
+      const s = stateFromPython(board, v.positions, v.flags);
       const back = unkey(key(s), { pos: [], flags: [] });
       assert.deepEqual([back.pos, back.flags], [s.pos, s.flags], c.level.id);
       n++;

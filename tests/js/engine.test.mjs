@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as E from "../../templates/static/engine.js";
-import { decodeDesc, encodeDesc } from "../../templates/static/desc.js";
+import { stateFromPython } from "./python-state.mjs";
+import { decodeDesc, encodeDesc, validate } from "../../templates/static/desc.js";
 
 const load = (desc) => { const b = E.compile(decodeDesc(desc)); return [b, E.startState(b)]; };
 const movesOf = (b, s, i) => E.legalMoves(b, s).filter((m) => m[0] === i).map((m) => m[1]);
@@ -42,7 +43,7 @@ test("sand slides once, sets its spent bit, then never moves again", () => {
   assert.deepEqual(movesOf(b, t, 1), []);
   assert.throws(() => E.applyMove(b, t, [1, -1]), /illegal/);
   // the spent bit is state: same positions, different key
-  const u = E.stateFromPython(b, E.positions(b, t), [0, 0]);
+  const u = stateFromPython(b, E.positions(b, t), [0, 0]);
   assert.notEqual(E.stateKey(t), E.stateKey(u));
   assert.deepEqual(movesOf(b, u, 1), [-2, -1, 1]);
 });
@@ -156,11 +157,11 @@ test("applyMove throws on illegal moves and never mutates its input", () => {
 
 test("stateFromPython reads positions and flags; positions() is its inverse", () => {
   const [b] = load("6x4-R0-K0021R4012S0221");
-  const s = E.stateFromPython(b, [[2, 0], [4, 1], [3, 2]], [0, 1, 1]);
+  const s = stateFromPython(b, [[2, 0], [4, 1], [3, 2]], [0, 1, 1]);
   assert.deepEqual(Array.from(s.pos), [2, 1, 3]);
   assert.deepEqual(Array.from(s.flags), [0, 1, 1]);
   assert.deepEqual(E.positions(b, s), [[2, 0], [4, 1], [3, 2]]);
-  assert.throws(() => E.stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
+  assert.throws(() => stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
 });
 
 test("desc round trip, sections in order", () => {
@@ -178,7 +179,7 @@ test("desc round trip, sections in order", () => {
   assert.equal("win" in plain || "walls" in plain || "mirrors" in plain, false);
 });
 
-test("decodeDesc and compile reject bad input with a message naming the field", () => {
+test("decodeDesc and validate reject bad input with a message naming the field", () => {
   assert.throws(() => decodeDesc("6x5-R2"), /desc: cannot read/);
   assert.throws(() => decodeDesc("6x5-R2-w30-K0221"), /desc: cannot read/);   // section order
   assert.throws(() => decodeDesc("6x5-R2-K0222"), /blocks\[0\]: a 2x2 square/);
@@ -186,7 +187,7 @@ test("decodeDesc and compile reject bad input with a message naming the field", 
   assert.throws(() => decodeDesc("6x5-R2-C0221"), /exactly one key/);
   assert.throws(() => decodeDesc("6x5-R7-K0221"), /exit.index/);
   assert.throws(() => decodeDesc("6x5-R2-K5221"), /blocks\[0\] x/);
-  assert.throws(() => E.compile({ id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
+  assert.throws(() => validate({ id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
     win: "beam", blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }] }), /level w1-01: beam/);
 });
 
@@ -197,4 +198,13 @@ test("a stored-style solution replays to a win", () => {
   const [b, s] = load("5x4-R1-K0121C2012");
   const end = play(b, s, [[1, 2], [0, 3]]);
   assert.equal(E.isSolved(b, end), true);
+});
+
+test("validation is on the share-link path only: compile trusts pack levels (checked in Python)", () => {
+  // bug class: page weight. engine.js is on every level page; the checks live in desc.js.
+  const lv = { id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
+    blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }] };
+  assert.equal(E.compile(lv).key, 0);
+  assert.equal(E.validate, undefined, "engine.js ships no validator");
+  assert.throws(() => decodeDesc("6x5-R2-K0221-bN5"), /beam.offset/);
 });

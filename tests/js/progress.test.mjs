@@ -2,6 +2,7 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import * as P from "../../templates/static/progress.js";
+import { summary } from "../../templates/static/summary.js";
 
 class MockStorage {
   constructor() { this.items = new Map(); }
@@ -81,7 +82,7 @@ test("summary: stars, solved and best-at-par per world, dailies and streak", () 
   P.recordResult("w1-02", { stars: 2, moves: 6 });
   P.recordResult("w2-05", { stars: 2, moves: 5, helped: true });
   P.recordResult("d-001", { stars: 3, moves: 4 }, 50);
-  const s = P.summary(P.loadProgress(), [{ n: 1, levels: 30 }, { n: 2, levels: 30 }], { "w1-01": 2, "w1-02": 4, "w2-05": 5 }, 50);
+  const s = summary(P.loadProgress(), [{ n: 1, levels: 30 }, { n: 2, levels: 30 }], { "w1-01": 2, "w1-02": 4, "w2-05": 5 }, 50);
   assert.deepEqual(s.worlds, [{ n: 1, stars: 5, solved: 2, levels: 30, atPar: 1 }, { n: 2, stars: 2, solved: 1, levels: 30, atPar: 0 }]);
   assert.equal(s.stars, 7); assert.equal(s.solved, 3); assert.equal(s.dailies, 1); assert.equal(s.streak, 1);
 });
