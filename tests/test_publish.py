@@ -77,7 +77,7 @@ def test_site_has_every_page_type(built):
     for rel in ("index.html", "w1/index.html", "w5/index.html", "w1/01.html", "w1/01.png",
                 "daily.html", "daily/index.html", "daily/001.html", "daily/174.html", "daily/001.png",
                 "daily/174.png", "play.html", "progress.html", "how-levels-are-made.html", "stats.html",
-                "how-to-play.html", "static/pages.js", "static/days.js", "static/day.js", "static/board.js",
+                "how-to-play.html", "static/pages.js", "static/pages-more.js", "static/day.js", "static/board.js",
                 "static/engine.js", "static/site.css", "static/play.css"):
         assert (out / rel).is_file(), rel
     levels = site.level_pages(writer.files)
@@ -174,7 +174,7 @@ def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
         loads = site.page_loads(writer.files, rel)
         assert {"static/board.js", "static/engine.js", "static/core.js"} <= loads, rel
         lazy = {"static/pages-more.js", "static/hints.js", "static/hint-worker.js", "static/search.js",
-                "static/desc.js", "static/summary.js", "static/days.js"}
+                "static/desc.js", "static/summary.js"}
         assert not loads & lazy, (rel, loads & lazy)
         for p in lazy:
             assert p in writer.files, p    # they exist: loaded on demand, not dropped

@@ -1,12 +1,14 @@
-// Lumina page scripts for every page but the level page: home, world, daily, share link,
-// how to play, stats and the player's progress. pages.js imports this on demand.
+// Lumina page scripts for every page but the level page: home, world, today's daily hop,
+// the daily archive, share link, how to play and the player's progress. pages.js imports
+// this on demand.
 import { mountBoard, solveAsync } from "./board.js";
 import { loadProgress, totalStars, isWorldUnlocked } from "./progress.js";
 import { summary } from "./summary.js";
 import { compile, startState } from "./engine.js";
 import { decodeDesc } from "./desc.js";
 import { dayNumber } from "./core.js";
-import { $, $$, pad2, json, SITE, GATES, META, worldName, paintTotals, playLevel } from "./pages.js";
+import { WEEK, shift, fmt, todayN, daysAgo } from "./day.js";
+import { $, $$, pad2, pad3, json, SITE, GATES, META, worldName, paintTotals, playLevel } from "./pages.js";
 
 function paintWorld(node, p, total) {
   const n = +node.dataset.world, gate = +node.dataset.gate;
@@ -60,14 +62,42 @@ function world() {
   $$(".levels").forEach((l) => l.classList.toggle("locked", !open));
   $$(".level-tile[data-level]").forEach((t) => {
     const e = p.levels[t.dataset.level] || { stars: 0 };
-    const s = $("[data-stars-earned]", t);
     t.classList.toggle("done", e.stars > 0);
-    if (s) {
-      s.dataset.starsEarned = e.stars;
-      s.setAttribute("aria-label", `${e.stars} of 3 stars${e.best ? `, best ${e.best} moves` : ""}`);
-      s.firstElementChild.textContent = "★".repeat(e.stars) + "☆".repeat(3 - e.stars);
-    }
+    starsCell($("[data-stars-earned]", t), e);
   });
+}
+
+/** A tile's stars (world levels, archive days): `e` is the level's stored entry, if any. */
+function starsCell(node, e) {
+  if (!node) return;
+  const s = e ? e.stars : 0;
+  node.dataset.starsEarned = s;
+  node.setAttribute("aria-label", `${s} of 3 stars${e && e.best ? `, best ${e.best} moves` : ""}`);
+  node.firstElementChild.textContent = "★".repeat(s) + "☆".repeat(3 - s);
+}
+
+// ---- dailies: today's hop and the archive (a day page's own code is day.js) -----------
+/** daily.html: straight on to today's own page (it embeds only its level). */
+function today() {
+  const n = todayN(new Date()), href = `daily/${pad3(n)}.html`;
+  const a = $("[data-today-link] a");
+  if (a) { a.href = href; a.textContent = `Play today's level (#${n})`; }
+  location.replace(href);
+}
+
+/** The archive: this round's days up to today and always the last week, newest first. */
+function archive() {
+  const now = new Date(), t = todayN(now), p = loadProgress();
+  for (const li of $$("[data-days] [data-day]")) {
+    const n = +li.dataset.day, ago = daysAgo(t, n);
+    li.hidden = n > t && ago >= WEEK;        // later days of this round stay unlisted
+    if (li.hidden) continue;
+    li.style.order = ago;                    // newest first, yesterday's round included
+    $("[data-day-date]", li).textContent = ago === 0 ? "today" : fmt(shift(now, -ago));
+    const e = p.levels[li.dataset.level];
+    li.classList.toggle("done", !!(e && e.stars));
+    starsCell($("[data-stars-earned]", li), e);
+  }
 }
 
 // ---- share link: play.html?d=<desc> ---------------------------------------------------
@@ -136,6 +166,6 @@ function progressPage() {
   }
 }
 
-const PAGES = { home, world, play, howto, progress: progressPage };
+const PAGES = { home, world, today, archive, play, howto, progress: progressPage };
 
 export function run(page) { if (PAGES[page]) PAGES[page](); }

@@ -1,6 +1,6 @@
 // Lumina page scripts: star totals, world locks and the board panel of level pages; every
 // page loads this module and <body data-page> picks what runs (other page kinds:
-// pages-more.js; daily pages add days.js, the progress page progress-page.js). The
+// pages-more.js; a day page adds day.js, the progress page progress-page.js). The
 // board itself is board.js (mountBoard), the rules engine.js, stored progress progress.js;
 // gates, the daily pool and date rule and the star rule come from the page's #site-data
 // (lumina/sitedata.py). Missing or corrupt storage never makes a page throw.
@@ -211,4 +211,4 @@ function level() {
 const page = document.body.dataset.page;
 lockLinks(paintTotals().total);
 if (page === "level") level();
-else if (["home", "world", "play", "howto", "progress"].includes(page)) import("./pages-more.js").then((m) => m.run(page));
+else if (["home", "world", "today", "archive", "play", "howto", "progress"].includes(page)) import("./pages-more.js").then((m) => m.run(page));

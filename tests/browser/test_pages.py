@@ -240,6 +240,7 @@ def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
     page = ctx.new_page()
     page.clock.set_fixed_time(_at(day))
     page.goto(base_url + "daily/index.html")
+    page.wait_for_selector("[data-days] [data-day]:visible")   # pages-more.js fills the archive
     shown = page.evaluate("""() => Array.from(document.querySelectorAll('[data-days] [data-day]'))
         .filter(li => !li.hidden).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top
             || a.getBoundingClientRect().left - b.getBoundingClientRect().left)
