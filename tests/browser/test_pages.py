@@ -217,6 +217,7 @@ def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, o
     page.add_init_script(f"localStorage.setItem('{PROGRESS_KEY}', {json.dumps(fake_progress({'d-009': 3}))})")
     found = watch(page)
     page.goto(base_url + "daily/index.html")
+    page.wait_for_selector("[data-days] [data-day]:visible")   # pages-more.js fills the archive
     tiles = page.locator("[data-days] [data-day]:visible")
     assert tiles.count() == 10
     assert [tiles.nth(i).get_attribute("data-day") for i in range(10)] == [str(n) for n in range(10, 0, -1)]
