@@ -20,30 +20,23 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
 from lumina.render import site
+from lumina.verify import VerifyReport, verify_paths
 
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def _verify(paths: list[Path]) -> Any:
+def _verify(paths: list[Path]) -> VerifyReport:
     """The verifier's report for `paths` (docs/INTERFACES.md, `lumina.verify.verify_paths`)."""
-    from lumina.verify import verify_paths
     return verify_paths(paths)
 
 
-def _report_dict(report: Any) -> dict[str, Any]:
-    return {"ok": bool(report.ok), "lines": list(getattr(report, "lines", []) or []),
-            "packs": list(getattr(report, "packs", []) or []),
-            "gates": dict(getattr(report, "gates", {}) or {})}
-
-
-def _input_errors() -> tuple[type[BaseException], ...]:
-    from lumina.packfile import PackError
-    return (PackError, site.SiteError, ValueError, OSError)
+#: Bad input: one line on stderr, exit 2 (PackError and SiteError are ValueErrors).
+INPUT_ERRORS = (ValueError, OSError)
 
 
 def protected(packs: Path) -> list[Path]:
@@ -53,12 +46,11 @@ def protected(packs: Path) -> list[Path]:
 
 def publish(packs: Path, out: Path) -> int:
     """Verify `packs`, then build into `out`. Returns the exit code."""
-    errors = _input_errors()
     try:
         safeio.check_out(out, protect=protected(packs))      # before any work
         with safeio.lock(out):                               # a second publish waits
             return _publish(packs, out)
-    except errors as e:
+    except INPUT_ERRORS as e:
         print(one_line(f"publish: {e}"), file=sys.stderr)
         return 2
 
@@ -72,16 +64,15 @@ def _publish(packs: Path, out: Path) -> int:
         raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
     print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
     report = _verify(paths)
-    rep = _report_dict(report)
-    if not rep["ok"]:
-        for line in rep["lines"]:
+    if not report.ok:
+        for line in report.lines:
             print(line, file=sys.stderr)
-        failed = [f"{f.get('level')}: {f.get('reason')}" for p in rep["packs"] for f in p.get("failures", [])]
+        failed = [f"{f['level']}: {f['reason']}" for p in report.packs for f in p["failures"]]
         print(f"publish: refused: {len(failed)} level(s) failed verification"
               + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
         return 1
     print("publish: verified; building", file=sys.stderr)
-    writer = site.render(site.gather(packs, rep))
+    writer = site.render(site.gather(packs, report))
     safeio.replace_tree(writer.files, out, protect=protected(packs))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")

@@ -22,7 +22,11 @@ if sorted((REPO / "packs").glob("world-*.json")):
     SOURCES.append(REPO / "packs")
 
 EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
-IMPORT = re.compile(r'(?:^|[;\s])import\s*(?:[^"\';]*?\sfrom\s*)?["\']([^"\']+)["\']|import\(\s*["\']([^"\']+)["\']', re.M)
+# Static and dynamic imports and re-exports, minified or not: `import{a}from"./a.js"`.
+IMPORT = re.compile(r'(?:^|[;\s}])(?:import|export)\s*(?:[^"\';]*?from\s*)?["\']([^"\']+)["\']'
+                    r'|\bimport\(\s*["\']([^"\']+)["\']', re.M)
+# Web Workers: `new Worker(new URL("./w.js", import.meta.url))` resolves against the module.
+WORKER = re.compile(r'new\s+(?:Shared)?Worker\(\s*new\s+URL\(\s*["\']([^"\']+)["\']\s*,\s*import\.meta\.url')
 
 
 class Links(HTMLParser):
@@ -40,6 +44,8 @@ class Links(HTMLParser):
                 self.links.append((tag, a[name]))
         if tag == "meta" and a.get("property") == "og:image":
             self.links.append((tag, a["content"]))
+        if tag == "meta" and (a.get("http-equiv") or "").lower() == "refresh":
+            self.links.append((tag, a["content"].split("url=", 1)[1]))
 
 
 def parse(text: str) -> Links:
@@ -90,16 +96,19 @@ def test_every_internal_link_resolves(built):
 
 def test_every_script_import_resolves(built):
     root = built
-    broken = []
+    broken, checked = [], []
     for js in sorted(root.rglob("*.js")):
         rel = js.relative_to(root).as_posix()
-        for m in IMPORT.finditer(js.read_text(encoding="utf-8")):
-            spec = m.group(1) or m.group(2)
+        text = js.read_text(encoding="utf-8")
+        specs = [m.group(1) or m.group(2) for m in IMPORT.finditer(text)] + WORKER.findall(text)
+        for spec in specs:
             assert spec.startswith("./") or spec.startswith("../"), f"{rel}: bare import {spec!r}"
             target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), spec))
             if not (root / target).is_file():
                 broken.append(f"{rel}: import {spec!r} -> missing {target}")
+            checked.append(spec)
     assert not broken, "\n".join(broken)
+    assert "./engine.js" in checked and "./progress.js" in checked, "minified imports are followed"
 
 
 def test_every_level_has_prev_next_and_thumbnail(built):
@@ -114,3 +123,18 @@ def test_every_level_has_prev_next_and_thumbnail(built):
                 assert levels[i - 1].name in links, f"{page}: no link to previous level"
             if i + 1 < len(levels):
                 assert levels[i + 1].name in links, f"{page}: no link to next level"
+
+
+def test_every_daily_page_links_its_neighbours_and_the_archive(built):
+    root = built
+    days = sorted((root / "daily").glob("[0-9][0-9][0-9].html"))
+    assert len(days) == 174
+    archive = {href for _, href in parse((root / "daily" / "index.html").read_text()).links}
+    for i, page in enumerate(days):
+        links = {href for _, href in parse(page.read_text()).links}
+        assert page.with_suffix(".png").name in archive and page.name in archive, f"{page.name} not in the archive"
+        assert "index.html" in links and page.with_suffix(".png").is_file()
+        if i:
+            assert days[i - 1].name in links, f"{page}: no link to the previous day"
+        if i + 1 < len(days):
+            assert days[i + 1].name in links, f"{page}: no link to the next day"

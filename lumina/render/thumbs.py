@@ -1,6 +1,6 @@
 """Level thumbnails: one small PNG per level, byte-identical from run to run.
 
-`thumbnail_png(level) -> bytes` draws a level (its JSON dict, as in a pack) in
+`thumbnail_png(level) -> bytes` draws a `lumina.model.Level` in
 the site's night palette. The image doubles as the level page's social preview.
 
 Determinism: the image is drawn straight into a fixed 16-colour palette
@@ -24,9 +24,9 @@ Insight: 20 px a cell and 6 px of frame; the lantern sits in the frame.
 from __future__ import annotations
 
 import io
-from typing import Any
-
 from PIL import Image, ImageDraw
+
+from lumina.model import Block, Level
 
 CELL = 20
 PAD = 6
@@ -55,21 +55,21 @@ _FLAT = [c for rgb in PALETTE for c in rgb]
 _KIND = {"key": (5, 6), "crystal": (7, 8), "sand": (9, 10), "ice": (11, 12), "rime": (13, 14)}
 
 
-def thumbnail_size(level: dict[str, Any]) -> tuple[int, int]:
+def thumbnail_size(level: Level) -> tuple[int, int]:
     """Pixel size of a level's thumbnail (width, height)."""
-    return level["width"] * CELL + 2 * PAD, level["height"] * CELL + 2 * PAD
+    return level.width * CELL + 2 * PAD, level.height * CELL + 2 * PAD
 
 
-def _block(d: ImageDraw.ImageDraw, b: dict[str, Any]) -> None:
-    fill, mark = _KIND[b["kind"]]
-    x0, y0 = PAD + b["x"] * CELL + 2, PAD + b["y"] * CELL + 2
-    x1, y1 = PAD + (b["x"] + b["w"]) * CELL - 3, PAD + (b["y"] + b["h"]) * CELL - 3
+def _block(d: ImageDraw.ImageDraw, b: Block) -> None:
+    fill, mark = _KIND[b.kind]
+    x0, y0 = PAD + b.x * CELL + 2, PAD + b.y * CELL + 2
+    x1, y1 = PAD + (b.x + b.w) * CELL - 3, PAD + (b.y + b.h) * CELL - 3
     d.rectangle((x0, y0, x1, y1), fill=fill)
-    kind = b["kind"]
+    kind = b.kind
     if kind == "key":
         # a bright core, like a filament
         cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
-        d.rectangle((x0 + 4, cy - 2, x1 - 4, cy + 1) if b["w"] >= b["h"] else (cx - 2, y0 + 4, cx + 1, y1 - 4),
+        d.rectangle((x0 + 4, cy - 2, x1 - 4, cy + 1) if b.w >= b.h else (cx - 2, y0 + 4, cx + 1, y1 - 4),
                     fill=mark)
     elif kind == "crystal":
         d.line((x0 + 2, y1 - 2, x0 + 8, y0 + 2), fill=mark, width=1)
@@ -82,10 +82,10 @@ def _block(d: ImageDraw.ImageDraw, b: dict[str, Any]) -> None:
         d.line((x0 + 3, y0 + 8, x0 + 8, y0 + 3), fill=mark, width=1)
         d.line((x0 + 3, y0 + 12, x0 + 12, y0 + 3), fill=mark, width=1)
     elif kind == "rime":
-        for i in range(b["w"]):
-            for j in range(b["h"]):
-                cx = PAD + (b["x"] + i) * CELL + CELL // 2 - 1
-                cy = PAD + (b["y"] + j) * CELL + CELL // 2 - 1
+        for i in range(b.w):
+            for j in range(b.h):
+                cx = PAD + (b.x + i) * CELL + CELL // 2 - 1
+                cy = PAD + (b.y + j) * CELL + CELL // 2 - 1
                 d.line((cx - 4, cy, cx + 4, cy), fill=mark)
                 d.line((cx, cy - 4, cx, cy + 4), fill=mark)
                 d.line((cx - 3, cy - 3, cx + 3, cy + 3), fill=mark)
@@ -93,8 +93,8 @@ def _block(d: ImageDraw.ImageDraw, b: dict[str, Any]) -> None:
 
 
 def _lantern(d: ImageDraw.ImageDraw, level: dict[str, Any]) -> None:
-    side, index = level["exit"]["side"], level["exit"]["index"]
-    W, H = level["width"], level["height"]
+    side, index = level.exit.side, level.exit.index
+    W, H = level.width, level.height
     if side in ("left", "right"):
         y0, y1 = PAD + index * CELL + 3, PAD + (index + 1) * CELL - 4
         x0 = 0 if side == "left" else PAD + W * CELL + 1
@@ -109,9 +109,9 @@ def _lantern(d: ImageDraw.ImageDraw, level: dict[str, Any]) -> None:
 
 def _beam_hint(d: ImageDraw.ImageDraw, level: dict[str, Any]) -> None:
     """A short ray from the key's emitting edge, so beam levels read as beam levels."""
-    key = next(b for b in level["blocks"] if b["kind"] == "key")
-    dirn, off = level["beam"]["dir"], level["beam"]["offset"]
-    kx, ky, kw, kh = key["x"], key["y"], key["w"], key["h"]
+    key = level.key
+    dirn, off = level.beam.dir, level.beam.offset
+    kx, ky, kw, kh = key.x, key.y, key.w, key.h
     if dirn in ("E", "W"):
         cy = PAD + (ky + off) * CELL + CELL // 2 - 1
         x = PAD + (kx + kw) * CELL if dirn == "E" else PAD + kx * CELL - 1
@@ -124,9 +124,9 @@ def _beam_hint(d: ImageDraw.ImageDraw, level: dict[str, Any]) -> None:
         d.line((cx, y, cx, y + sign * 8), fill=6, width=2)
 
 
-def render(level: dict[str, Any]) -> Image.Image:
+def render(level: Level) -> Image.Image:
     """The thumbnail as a palette image (not yet encoded)."""
-    W, H = level["width"], level["height"]
+    W, H = level.width, level.height
     img = Image.new("P", thumbnail_size(level), 0)
     img.putpalette(_FLAT)
     d = ImageDraw.Draw(img)
@@ -135,27 +135,27 @@ def render(level: dict[str, Any]) -> Image.Image:
         d.line((PAD + i * CELL, PAD, PAD + i * CELL, PAD + H * CELL - 1), fill=2)
     for j in range(1, H):
         d.line((PAD, PAD + j * CELL, PAD + W * CELL - 1, PAD + j * CELL), fill=2)
-    for x, y in sorted(tuple(w) for w in level.get("walls", ())):
+    for x, y in sorted(level.walls):
         x0, y0 = PAD + x * CELL, PAD + y * CELL
         d.rectangle((x0, y0, x0 + CELL - 1, y0 + CELL - 1), fill=3)
         for k in range(0, CELL, 5):
             d.line((x0 + k, y0 + CELL - 1, x0 + CELL - 1, y0 + k), fill=4)
-    for m in level.get("mirrors", ()):
-        x0, y0 = PAD + m["x"] * CELL, PAD + m["y"] * CELL
+    for m in level.mirrors:
+        x0, y0 = PAD + m.x * CELL, PAD + m.y * CELL
         d.rectangle((x0 + 1, y0 + 1, x0 + CELL - 2, y0 + CELL - 2), outline=2)
-        if m["tilt"] == "/":
+        if m.tilt == "/":
             d.line((x0 + 2, y0 + CELL - 3, x0 + CELL - 3, y0 + 2), fill=15, width=3)
         else:
             d.line((x0 + 2, y0 + 2, x0 + CELL - 3, y0 + CELL - 3), fill=15, width=3)
-    for b in level["blocks"]:
+    for b in level.blocks:
         _block(d, b)
     _lantern(d, level)
-    if level.get("win", "exit") == "beam" and level.get("beam"):
+    if level.win == "beam" and level.beam is not None:
         _beam_hint(d, level)
     return img
 
 
-def thumbnail_png(level: dict[str, Any]) -> bytes:
+def thumbnail_png(level: Level) -> bytes:
     """PNG bytes for a level: fixed palette, no metadata, same level -> same bytes."""
     buf = io.BytesIO()
     render(level).save(buf, format="PNG", optimize=False, compress_level=9)

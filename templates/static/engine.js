@@ -6,61 +6,14 @@
 //   y1 K K B . . . >          spent sand / thawed rime (0 for every other kind).
 //   y2 . . . # . .          K key (horizontal, exit right row 1), B crystal, # wall
 
-const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
-const LK = { K: "key", C: "crystal", S: "sand", I: "ice", R: "rime" };
-const SL = { left: "L", right: "R", top: "T", bottom: "B" };
-const LS = { L: "left", R: "right", T: "top", B: "bottom" };
+export const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
+export const SL = { left: "L", right: "R", top: "T", bottom: "B" };
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const WALL = -1, FWD = -2, BACK = -3;   // fixed cells in the occupancy grid
 
-/** Check a level object; throws Error("level <id>: <field>: <why>"). Returns the level. */
-export function validate(lv) {
-  const id = lv && typeof lv.id === "string" ? lv.id : "?";
-  const fail = (f, m) => { throw new Error(`level ${id}: ${f}: ${m}`); };
-  const int = (v, f, lo, hi) => {
-    if (!Number.isInteger(v) || v < lo || v > hi) fail(f, `must be an integer ${lo}..${hi}, got ${JSON.stringify(v)}`);
-    return v;
-  };
-  if (!lv || typeof lv !== "object") fail("level", "must be an object");
-  const W = int(lv.width, "width", 4, 8), H = int(lv.height, "height", 4, 8);
-  const ex = lv.exit;
-  if (!ex || !SL[ex.side]) fail("exit.side", "must be one of left, right, top, bottom");
-  int(ex.index, "exit.index", 0, (ex.side === "left" || ex.side === "right" ? H : W) - 1);
-  const win = lv.win ?? "exit";
-  if (win !== "exit" && win !== "beam") fail("win", `must be exit or beam, got ${JSON.stringify(win)}`);
-  const seen = new Map();
-  const claim = (x, y, what, f) => {
-    int(x, f + " x", 0, W - 1); int(y, f + " y", 0, H - 1);
-    if (seen.has(y * W + x)) fail(f, `${what} overlaps ${seen.get(y * W + x)} at (${x}, ${y})`);
-    seen.set(y * W + x, what);
-  };
-  (lv.walls || []).forEach((w, i) => claim(w && w[0], w && w[1], `wall ${i}`, `walls[${i}]`));
-  (lv.mirrors || []).forEach((m, i) => {
-    if (!m || (m.tilt !== "/" && m.tilt !== "\\")) fail(`mirrors[${i}].tilt`, "must be / or \\");
-    claim(m.x, m.y, `mirror ${i}`, `mirrors[${i}]`);
-  });
-  if (!Array.isArray(lv.blocks) || lv.blocks.length > 16) fail("blocks", "must be a list of at most 16 blocks");
-  let keys = 0;
-  lv.blocks.forEach((b, i) => {
-    const f = `blocks[${i}]`;
-    if (!b || !KL[b.kind]) fail(f + ".kind", "must be one of key, crystal, sand, ice, rime");
-    int(b.w, f + ".w", 1, W); int(b.h, f + ".h", 1, H);
-    if (b.w === b.h) fail(f, `a ${b.w}x${b.h} square block has no axis`);
-    if (b.kind === "key") keys++;
-    for (let dy = 0; dy < b.h; dy++) for (let dx = 0; dx < b.w; dx++) claim(b.x + dx, b.y + dy, `block ${i}`, f);
-  });
-  if (keys !== 1) fail("blocks", `needs exactly one key, found ${keys}`);
-  if (win === "beam") {
-    const bm = lv.beam, key = lv.blocks.find((b) => b.kind === "key");
-    if (!bm || !DIRS[bm.dir]) fail("beam", "a beam level needs beam {dir: N|E|S|W, offset}");
-    int(bm.offset, "beam.offset", 0, (bm.dir === "E" || bm.dir === "W" ? key.h : key.w) - 1);
-  }
-  return lv;
-}
-
-/** Precompute a level (validated first) into a board. */
+/** Precompute a level into a board. Pack levels come checked by Python (lumina.packfile);
+ * a share link's level is checked by desc.js (`validate`) before it gets here. */
 export function compile(level) {
-  validate(level);
   const W = level.width, H = level.height, fixed = new Int8Array(W * H);
   for (const [x, y] of level.walls || []) fixed[y * W + x] = WALL;
   for (const m of level.mirrors || []) fixed[m.y * W + m.x] = m.tilt === "/" ? FWD : BACK;
@@ -69,6 +22,7 @@ export function compile(level) {
     level, width: W, height: H, fixed, blocks, n: blocks.length,
     key: blocks.findIndex((b) => b.kind === "key"), exit: level.exit,
     win: level.win || "exit", beam: level.win === "beam" ? level.beam : null,
+    rime: blocks.some((b) => b.kind === "rime"),
   };
 }
 
@@ -95,6 +49,7 @@ function touches(a, b) {
 
 /** Thaw (in place) every frozen rime block sharing an edge with the key. */
 function thaw(board, s) {
+  if (!board.rime) return s;
   const k = rect(board, s, board.key);
   board.blocks.forEach((b, i) => {
     if (b.kind === "rime" && !s.flags[i] && touches(k, rect(board, s, i))) s.flags[i] = 1;
@@ -105,26 +60,13 @@ function thaw(board, s) {
 /** The level's start state, thaw-at-load applied. */
 export function startState(board) {
   const s = {
-    pos: Int8Array.from(board.blocks, (b) => (b.horiz ? b.x : b.y)),
-    flags: new Uint8Array(board.n),
+    pos: board.blocks.map((b) => (b.horiz ? b.x : b.y)),
+    flags: board.blocks.map(() => 0),
   };
   return thaw(board, s);
 }
 
-/** A state from Python's decode: positions [[x, y], ...] and flags [0/1, ...] per block. */
-export function stateFromPython(board, positions, flags) {
-  if (positions.length !== board.n || flags.length !== board.n) throw new Error("state: need one position and one flag per block");
-  const s = { pos: new Int8Array(board.n), flags: new Uint8Array(board.n) };
-  board.blocks.forEach((b, i) => {
-    const [x, y] = positions[i];
-    if ((b.horiz ? y !== b.y : x !== b.x)) throw new Error(`state: block ${i} left its axis`);
-    s.pos[i] = b.horiz ? x : y;
-    s.flags[i] = (b.kind === "sand" || b.kind === "rime") && flags[i] ? 1 : 0;
-  });
-  return s;
-}
-
-/** [[x, y], ...] per block (the inverse of stateFromPython, with Array.from(state.flags)). */
+/** [[x, y], ...] per block (tests/js/python-state.mjs reads them back). */
 export const positions = (board, state) => board.blocks.map((_, i) => { const r = rect(board, state, i); return [r.x, r.y]; });
 
 /** A string that identifies the state (positions and flags). */
@@ -132,20 +74,27 @@ export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join(
 
 /** Legal moves [[block, signedDistance], ...] by block index, then distance ascending. */
 export function legalMoves(board, state) {
-  const g = occupancy(board, state), W = board.width, H = board.height, out = [];
-  const free = (x, y) => x >= 0 && y >= 0 && x < W && y < H && g[y * W + x] === 0;
+  const W = board.width, H = board.height, out = [];
+  const g = board.scratch || (board.scratch = new Int8Array(W * H));
+  g.set(board.fixed);   // the occupancy grid, in a buffer reused across calls
+  for (let i = 0; i < board.n; i++) {
+    const r = rect(board, state, i);
+    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
+  }
   for (let i = 0; i < board.n; i++) {
     const b = board.blocks[i], f = state.flags[i];
     if ((b.kind === "sand" && f) || (b.kind === "rime" && !f)) continue;
-    const r = rect(board, state, i);
-    // ok(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
-    const ok = b.horiz
-      ? (t) => { for (let y = r.y; y < r.y + r.h; y++) if (!free(t, y)) return false; return true; }
-      : (t) => { for (let x = r.x; x < r.x + r.w; x++) if (!free(x, t)) return false; return true; };
-    const p = b.horiz ? r.x : r.y, len = b.horiz ? r.w : r.h;
+    // free(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
+    const p = state.pos[i], len = b.horiz ? b.w : b.h, lim = b.horiz ? W : H;
+    const a0 = b.horiz ? b.y : b.x, a1 = a0 + (b.horiz ? b.h : b.w);
+    const free = (t) => {
+      if (t < 0 || t >= lim) return false;
+      for (let a = a0; a < a1; a++) if (g[b.horiz ? a * W + t : t * W + a] !== 0) return false;
+      return true;
+    };
     let lo = 0, hi = 0;
-    while (ok(p + lo - 1)) lo--;
-    while (ok(p + len + hi)) hi++;
+    while (free(p + lo - 1)) lo--;
+    while (free(p + len + hi)) hi++;
     if (b.kind === "ice") {
       if (lo) out.push([i, lo]);
       if (hi) out.push([i, hi]);
@@ -158,6 +107,12 @@ export function legalMoves(board, state) {
 export function applyMove(board, state, move) {
   const [i, d] = move;
   if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
+  return applyLegal(board, state, move);
+}
+
+/** applyMove for a move taken from legalMoves(board, state) (searches skip the re-check). */
+export function applyLegal(board, state, move) {
+  const [i, d] = move;
   const s = { pos: state.pos.slice(), flags: state.flags.slice() };
   s.pos[i] += d;
   if (board.blocks[i].kind === "sand") s.flags[i] = 1;
@@ -207,32 +162,4 @@ export function isSolved(board, state) {
     return (side === "left" ? r.x === 0 : r.x + r.w === board.width) && r.y <= index && index < r.y + r.h;
   }
   return (side === "top" ? r.y === 0 : r.y + r.h === board.height) && r.x <= index && index < r.x + r.w;
-}
-
-/** Stars: 3 at or under par, 2 within par + 2, else 1. */
-export const stars = (moves, optimal) => (moves <= optimal ? 3 : moves <= optimal + 2 ? 2 : 1);
-
-/** The share-link text of a level (see lumina/desc.py). */
-export function encodeDesc(lv) {
-  let s = `${lv.width}x${lv.height}-${SL[lv.exit.side]}${lv.exit.index}-`
-    + lv.blocks.map((b) => KL[b.kind] + b.x + b.y + b.w + b.h).join("");
-  if (lv.walls && lv.walls.length) s += "-w" + lv.walls.map(([x, y]) => `${x}${y}`).join("");
-  if (lv.mirrors && lv.mirrors.length) s += "-m" + lv.mirrors.map((m) => `${m.x}${m.y}${m.tilt === "/" ? "f" : "b"}`).join("");
-  if (lv.win === "beam") s += `-b${lv.beam.dir}${lv.beam.offset}`;
-  return s;
-}
-
-const DESC = /^(\d)x(\d)-([LRTB])(\d)-((?:[KCSIR]\d{4})+)(?:-w((?:\d\d)+))?(?:-m((?:\d\d[fb])+))?(?:-b([NESW])(\d))?$/;
-
-/** Parse share-link text into a validated level object; throws a clear Error. */
-export function decodeDesc(text, id = "custom") {
-  const m = DESC.exec(String(text).trim());
-  if (!m) throw new Error(`desc: cannot read ${JSON.stringify(String(text))} (expected e.g. 6x5-R2-K0221I2113)`);
-  const d = (s, i) => +s[i];
-  const lv = { id, width: +m[1], height: +m[2], exit: { side: LS[m[3]], index: +m[4]} };
-  if (m[8]) { lv.win = "beam"; lv.beam = { dir: m[8], offset: +m[9] }; }
-  if (m[6]) lv.walls = m[6].match(/\d\d/g).map((t) => [d(t, 0), d(t, 1)]);
-  if (m[7]) lv.mirrors = m[7].match(/\d\d[fb]/g).map((t) => ({ x: d(t, 0), y: d(t, 1), tilt: t[2] === "f" ? "/" : "\\" }));
-  lv.blocks = m[5].match(/[KCSIR]\d{4}/g).map((t) => ({ kind: LK[t[0]], x: d(t, 1), y: d(t, 2), w: d(t, 3), h: d(t, 4) }));
-  return validate(lv);
 }

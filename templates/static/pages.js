@@ -1,23 +1,27 @@
-// Lumina page scripts: star totals, locked worlds, the level/daily/share/demo boards.
-// One module for every page; <body data-page> picks what runs. The board itself is
-// board.js (mountBoard), the rules engine.js, stored progress progress.js; this file
-// only wires pages around them and never throws on missing or corrupt storage.
-import { mountBoard } from "./board.js";
-import { loadProgress, totalStars, GATES, isWorldUnlocked } from "./progress.js";
-import { decodeDesc, encodeDesc, compile, startState, legalMoves, applyMove, isSolved, stateKey, stars } from "./engine.js";
+// Lumina page scripts: star totals, world locks and the board panel of level pages; every
+// page loads this module and <body data-page> picks what runs (other page kinds:
+// pages-more.js; a day page adds day.js, the progress page progress-page.js). The
+// board itself is board.js (mountBoard), the rules engine.js, stored progress progress.js;
+// gates, the daily pool and date rule and the star rule come from the page's #site-data
+// (lumina/sitedata.py). Missing or corrupt storage never makes a page throw.
+import { mountBoard, siteData } from "./board.js";
+import { loadProgress, totalStars, isWorldUnlocked } from "./progress.js";
+import { dayIndex, dayNumber } from "./core.js";
 
-const $ = (s, r = document) => r.querySelector(s);
-const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
-const pad2 = (n) => String(n).padStart(2, "0");
-const pad3 = (n) => String(n).padStart(3, "0");
+export const $ = (s, r = document) => r.querySelector(s);
+export const $$ = (s, r = document) => Array.from(r.querySelectorAll(s));
+export const pad2 = (n) => String(n).padStart(2, "0");
+export const pad3 = (n) => String(n).padStart(3, "0");
 
-function json(id) {
+export function json(id, fallback = null) {
   const n = document.getElementById(id);
-  if (!n) return null;
-  try { return JSON.parse(n.textContent); } catch { return null; }
+  if (!n) return fallback;
+  try { return JSON.parse(n.textContent); } catch { return fallback; }
 }
-const META = json("site-meta") || { gates: {}, worlds: [] };
-const worldName = (n) => (META.worlds.find((w) => w.n === n) || { name: `World ${n}` }).name;
+export const SITE = siteData();
+export const GATES = SITE.gates;
+export const META = json("site-meta", { worlds: [] });
+export const worldName = (n) => (META.worlds.find((w) => w.n === n) || { name: `World ${n}` }).name;
 
 /** Campaign stars only (level ids w1-.. w5-): the gates count the campaign, not the dailies. */
 const campaignStars = (p) => totalStars(p, "w");
@@ -25,13 +29,13 @@ const campaignStars = (p) => totalStars(p, "w");
 /** The next locked world's gate above `total`, or null when every world is open. */
 function nextGate(total) {
   const worlds = Object.keys(GATES).map(Number).sort((a, b) => a - b);
-  for (const w of worlds) if (!isWorldUnlocked(w, total) && META.worlds.some((x) => x.n === w)) {
+  for (const w of worlds) if (!isWorldUnlocked(w, total, GATES) && META.worlds.some((x) => x.n === w)) {
     return { world: w, gate: GATES[w], need: GATES[w] - total };
   }
   return null;
 }
 
-function paintTotals() {
+export function paintTotals() {
   const p = loadProgress(), total = campaignStars(p), g = nextGate(total);
   $$("[data-total-stars]").forEach((n) => { n.textContent = total; });
   $$("[data-next-gate]").forEach((n) => {
@@ -44,66 +48,45 @@ function paintTotals() {
   return { p, total };
 }
 
-function paintWorld(node, p, total) {
-  const n = +node.dataset.world, gate = +node.dataset.gate;
-  const count = +(node.dataset.levels || (META.worlds.find((w) => w.n === n) || { levels: 0 }).levels);
-  const got = totalStars(p, `w${n}-`), open = isWorldUnlocked(n, total);
-  $$("[data-world-stars]", node).forEach((s) => { s.textContent = got; });
-  $$("[data-world-bar]", node).forEach((s) => { s.style.width = count ? `${Math.round((100 * got) / (3 * count))}%` : "0%"; });
-  node.classList.toggle("locked", !open);
-  node.classList.toggle("open", open);
-  const lock = $("[data-lock]", node);
-  if (lock) lock.textContent = open ? "Open" : `${gate} ★`;
-  const link = $("a", node);
-  if (link && link.classList.contains("world-link")) {
-    const why = open ? `${worldName(n)}: open, ${got} stars` : `${worldName(n)}: locked, opens at ${gate} stars, ${gate - total} more to go`;
-    link.setAttribute("aria-label", why);
-    link.title = open ? "" : `${gate - total} more ★ to open`;
-  }
-  return open;
+// ---- locks ----------------------------------------------------------------------------
+/** {open, gate, need, total} for world `n` with `total` campaign stars. */
+export function worldLock(n, total) {
+  const gate = GATES[n] ?? 0;
+  return { open: isWorldUnlocked(n, total, GATES), gate, need: Math.max(0, gate - total), total };
 }
 
-// ---- home ------------------------------------------------------------------------
-function home() {
-  const { p, total } = paintTotals();
-  $$(".world-card[data-world]").forEach((c) => paintWorld(c, p, total));
-  // "Play" continues with the first unfinished level of an open world.
-  const go = $("[data-continue]");
-  if (!go) return;
-  for (const w of META.worlds) {
-    if (!isWorldUnlocked(w.n, total)) break;
-    for (let i = 1; i <= w.levels; i++) {
-      if (!(p.levels[`w${w.n}-${pad2(i)}`] || {}).stars) {
-        go.href = `w${w.n}/${pad2(i)}.html`;
-        go.textContent = i === 1 && w.n === 1 ? "Play" : "Continue";
-        return;
-      }
-    }
+/** A link into another world (a[data-world]: prev/next, the result's next level) shows the
+ * lock and its gate instead of walking in while that world is shut. */
+function lockLink(a, total) {
+  const n = +a.dataset.world, lock = worldLock(n, total);
+  if (!a.dataset.href) { a.dataset.href = a.getAttribute("href"); a.dataset.label = a.textContent; }
+  a.classList.toggle("locked-link", !lock.open);
+  if (lock.open) {
+    a.setAttribute("href", a.dataset.href); a.textContent = a.dataset.label;
+    for (const k of ["aria-disabled", "title", "aria-label"]) a.removeAttribute(k);
+  } else {
+    a.removeAttribute("href"); a.setAttribute("aria-disabled", "true");
+    const icon = $(".lock-icon");
+    a.replaceChildren(...(icon ? [icon.cloneNode(true)] : []), `${lock.gate} ★`);
+    a.title = `${worldName(n)} is locked: it opens at ${lock.gate} stars; you have ${total}, ${lock.need} more to go`;
+    a.setAttribute("aria-label", a.title);
   }
 }
+const lockLinks = (total) => $$("a[data-world]").forEach((a) => lockLink(a, total));
 
-// ---- world ----------------------------------------------------------------------
-function world() {
-  const { p, total } = paintTotals();
-  const head = $(".world-head[data-world]");
-  const open = head ? paintWorld(head, p, total) : true;
-  const banner = $("[data-lock-banner]");
-  if (banner && head) {
-    banner.hidden = open;
-    const need = $("[data-need]", banner);
-    if (need) need.textContent = Math.max(0, +head.dataset.gate - total);
+/** A shut world's level page: the board dimmed and inert under the lock cover. */
+function lockCover(world, total) {
+  const lock = worldLock(world, total), play = $(".play"), cover = $("[data-lock-cover]");
+  if (!play || !cover) return;
+  play.classList.toggle("is-locked", !lock.open);
+  cover.hidden = lock.open;
+  for (const el of [$(".board-frame", play), $(".controls", play)]) if (el) el.inert = !lock.open;
+  if (lock.open) return;
+  $("[data-lock-text]", cover).textContent = `${worldName(world)} opens at ${lock.gate} ★. You have ${total}: ${lock.need} more to go.`;
+  const prev = world - 1, go = $("[data-lock-go]", cover);
+  if (go && META.worlds.some((w) => w.n === prev)) {
+    go.href = `${document.body.dataset.root}w${prev}/index.html`; go.textContent = `Earn stars in ${worldName(prev)}`;
   }
-  $$(".levels").forEach((l) => l.classList.toggle("locked", !open));
-  $$(".level-tile[data-level]").forEach((t) => {
-    const e = p.levels[t.dataset.level] || { stars: 0 };
-    const s = $("[data-stars-earned]", t);
-    t.classList.toggle("done", e.stars > 0);
-    if (s) {
-      s.dataset.starsEarned = e.stars;
-      s.setAttribute("aria-label", `${e.stars} of 3 stars${e.best ? `, best ${e.best} moves` : ""}`);
-      s.firstElementChild.textContent = "★".repeat(e.stars) + "☆".repeat(3 - e.stars);
-    }
-  });
 }
 
 // ---- the board panel (level, daily, share) -------------------------------------------
@@ -120,7 +103,7 @@ function toast(text) {
   setTimeout(() => t.remove(), 2200);
 }
 
-function setupResult(level, { next, nextLabel } = {}) {
+function setupResult(level, { next, nextLabel, nextWorld } = {}) {
   const res = $("#result");
   if (!res) return;
   const starsEl = $(".result-stars", res), text = $(".result-text", res), actions = $(".result-actions", res);
@@ -132,7 +115,7 @@ function setupResult(level, { next, nextLabel } = {}) {
     showBest(level.id);
     if (starsEl) starsEl.textContent = "★".repeat(st) + "☆".repeat(3 - st);
     if (text) {
-      const verdict = assisted ? "Solution shown — now try it yourself."
+      const verdict = assisted ? `With help, ${"★".repeat(SITE.stars.help_cap)} at most. Reset and find it yourself for ★★★.`
         : st === 3 ? (moves < optimal ? "Under par?! That should be impossible — tell us." : "Perfect: you matched par.")
           : st === 2 ? `Within ${moves - optimal} of par. ${optimal} is possible.` : `Par is ${optimal}. Can you find a shorter way?`;
       text.textContent = `Solved in ${moves} move${moves === 1 ? "" : "s"} (par ${optimal}). ${verdict}`;
@@ -148,12 +131,14 @@ function setupResult(level, { next, nextLabel } = {}) {
       if (next) {
         const a = document.createElement("a");
         a.className = "button primary"; a.href = next; a.textContent = nextLabel || "Next level";
+        if (nextWorld) a.dataset.world = nextWorld;
         actions.append(a);
       }
     }
+    lockLinks(total);   // a win may open a gate
     if (before !== null) {
       for (const w of META.worlds) {
-        if (!isWorldUnlocked(w.n, before) && isWorldUnlocked(w.n, total)) toast(`${w.name} is open!`);
+        if (!isWorldUnlocked(w.n, before, GATES) && isWorldUnlocked(w.n, total, GATES)) toast(`${w.name} is open!`);
       }
     }
     res.dataset.gateBefore = total;
@@ -178,7 +163,7 @@ function setupShare(desc) {
 }
 
 function takeOverHint(ctl) {
-  const hint = $("#hint"), el = $("#board");
+  const hint = $("#board-tip"), el = $("#board");
   if (!hint || !el || !el.dataset.autoplay) return;
   const old = hint.textContent;
   hint.textContent = "Watching the solution… touch the board or press a key to take over.";
@@ -188,12 +173,15 @@ function takeOverHint(ctl) {
   return ctl;
 }
 
-function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, desc = null } = {}) {
+export function playLevel(level, { autoplay = false, record = true, next = null, nextLabel = null, nextWorld = null, desc = null, locked = false } = {}) {
   const el = $("#board");
-  const ctl = mountBoard(el, level, { autoplay, record, maxCell: 76 });
+  const today = new Date();
+  // a daily won on its own day counts toward the streak
+  const day = level.id === `d-${pad3(dayIndex(today, SITE) + 1)}` ? dayNumber(today, SITE.epoch) : null;
+  const ctl = mountBoard(el, level, { autoplay: autoplay && !locked, record, maxCell: 76, site: SITE, day, locked });
   const par = $("#par");
   if (par && level.optimal != null) par.textContent = level.optimal;
-  setupResult(level, { next, nextLabel });
+  setupResult(level, { next, nextLabel, nextWorld });
   setupShare(desc);
   showBest(level.id);
   takeOverHint(ctl);
@@ -208,100 +196,19 @@ function playLevel(level, { autoplay = false, record = true, next = null, nextLa
 }
 
 function level() {
-  paintTotals();
+  const { total } = paintTotals();
   const d = json("level-data");
   if (!d) return;
-  const nextLabel = $("[data-next]") ? $("[data-next]").textContent.trim() : null;
-  playLevel(d.level, { autoplay: !!d.autoplay, next: d.next, nextLabel, desc: d.desc });
+  // a level of a locked world: the board is shown but cannot be played
+  const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
+  if (d.world != null) lockCover(d.world, total);
+  const n = $("[data-next]"), nextLabel = n ? (n.dataset.label || n.textContent).trim() : null;
+  playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, desc: d.desc, locked });
 }
 
-// ---- daily ------------------------------------------------------------------------
-/** Days from 1970-01-01 to the player's local calendar date (docs/INTERFACES.md). */
-export function localDayNumber(date = new Date()) {
-  return Math.floor(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / 86400000);
-}
-export const dailyIndex = (date = new Date(), pool = 174) => ((localDayNumber(date) % pool) + pool) % pool;
-
-async function daily() {
-  paintTotals();
-  const cfg = json("daily-data") || { src: "dailies.json", pool: 174 };
-  const err = $("#daily-error");
-  try {
-    const res = await fetch(cfg.src);
-    if (!res.ok) throw new Error(`${cfg.src}: HTTP ${res.status}`);
-    const data = await res.json();
-    const levels = data.levels || [];
-    const idx = dailyIndex(new Date(), cfg.pool) % levels.length;
-    const want = `d-${pad3(idx + 1)}`;
-    const lv = levels.find((l) => l.id === want) || levels[idx];
-    const today = new Date().toLocaleDateString(undefined, { weekday: "long", month: "long", day: "numeric" });
-    $("#daily-id").textContent = `${today}: #${idx + 1} of ${cfg.pool}, ${lv.width}×${lv.height}.`;
-    document.body.dataset.daily = lv.id;
-    playLevel(lv, { desc: encodeDesc(lv) });
-  } catch (e) {
-    if (err) { err.hidden = false; err.textContent = `Today's level could not be loaded (${e.message}).`; }
-  }
-}
-
-// ---- share link: play.html?d=<desc> ---------------------------------------------------
-/** Breadth-first search for par on a shared level: {optimal, solution} or null. */
-export function solveBFS(level, cap = 250000) {
-  const board = compile(level), s0 = startState(board);
-  const states = [s0], parent = [-1], via = [null], seen = new Map([[stateKey(s0), 0]]);
-  for (let head = 0; head < states.length; head++) {
-    const s = states[head];
-    if (isSolved(board, s)) {
-      const path = [];
-      for (let i = head; parent[i] >= 0; i = parent[i]) path.push(via[i]);
-      return { optimal: path.length, solution: path.reverse() };
-    }
-    for (const m of legalMoves(board, s)) {
-      const t = applyMove(board, s, m), k = stateKey(t);
-      if (seen.has(k)) continue;
-      if (states.length >= cap) return { exhausted: true };
-      seen.set(k, states.length); states.push(t); parent.push(head); via.push(m);
-    }
-  }
-  return null;
-}
-
-function play() {
-  paintTotals();
-  const d = new URLSearchParams(location.search).get("d");
-  const fail = (msg) => {
-    $("#play-area").hidden = true;
-    $("#play-error").hidden = false;
-    $("#play-error-text").textContent = msg;
-  };
-  if (!d) { fail("This link has no level in it."); return; }
-  let lv;
-  try { lv = decodeDesc(d, "shared"); } catch (e) { fail(e.message); return; }
-  const sol = solveBFS(lv);
-  if (!sol) { fail("This level has no solution: the light can never reach the lantern."); return; }
-  if (sol.exhausted) { $("#play-meta").textContent = "This board is too large to work out par here; play it for fun."; }
-  else { lv.optimal = sol.optimal; lv.solution = sol.solution; }
-  playLevel(lv, { record: false, desc: d });
-}
-
-// ---- how to play: demo boards ---------------------------------------------------------
-function howto() {
-  paintTotals();
-  const demos = json("demo-data") || {};
-  for (const el of $$("[data-demo]")) {
-    const lv = demos[el.dataset.demo];
-    if (!lv) continue;
-    const fake = (tag) => document.createElement(tag);
-    mountBoard(el, lv, {
-      autoplay: !matchMedia("(prefers-reduced-motion: reduce)").matches,
-      record: false, maxCell: 52,
-      controls: { moves: fake("output"), undo: fake("button"), reset: fake("button"), solution: fake("button"), result: fake("div") },
-    });
-  }
-}
-
-function stats() { paintTotals(); }
-
-const PAGES = { home, world, level, daily, play, howto, stats };
-const run = PAGES[document.body.dataset.page];
-if (run) run();
-export { stars };
+// Other page kinds live in pages-more.js, fetched only by the pages that need them, so a
+// level page never downloads the home, daily, share, how-to or progress code.
+const page = document.body.dataset.page;
+lockLinks(paintTotals().total);
+if (page === "level") level();
+else if (["home", "world", "today", "archive", "play", "howto", "progress"].includes(page)) import("./pages-more.js").then((m) => m.run(page));

@@ -1,10 +1,10 @@
 // Lumina progress: stars and best move counts in localStorage (key lumina.progress.v1),
-// shape {"levels": {"w1-03": {"stars": 3, "best": 7}}}. Reading never throws: missing,
-// corrupt or unavailable storage reads as empty progress.
-import { stars } from "./engine.js";
+// shape {"levels": {"w1-03": {"stars": 3, "best": 7}}, "days": [20425, ...]}. "best" is the
+// fewest moves of a win without help; "days" the local day numbers (core.dayNumber) on
+// which the day's daily was won (the streak). Reading never throws: missing, corrupt or
+// unavailable storage reads as empty progress. Gates come from #site-data, not from here.
 
 export const KEY = "lumina.progress.v1";
-export const GATES = Object.freeze({ 1: 0, 2: 40, 3: 110, 4: 170, 5: 230 });
 let memory = null;   // used when storage is unavailable (private mode, file:// quirks)
 
 function storage() {
@@ -17,26 +17,37 @@ const clean = (e) => {
   return s || best ? { stars: s, best } : null;
 };
 
-/** The stored progress, sanitised; {levels: {}} when there is none or it is unreadable. */
+/** The stored progress, sanitised; {levels: {}, days: []} when there is none or it is unreadable. */
 export function loadProgress() {
   let raw = memory;
   try { const st = storage(); if (st) raw = st.getItem(KEY); } catch { /* unavailable: memory */ }
-  const out = { levels: {} };
+  const out = { levels: {}, days: [] };
   try {
     const data = raw ? JSON.parse(raw) : null;
     const lv = data && typeof data.levels === "object" && !Array.isArray(data.levels) ? data.levels : {};
     for (const id of Object.keys(lv)) { const e = clean(lv[id]); if (e) out.levels[id] = e; }
+    if (data && Array.isArray(data.days)) out.days = [...new Set(data.days.filter(Number.isInteger))].sort((a, b) => a - b);
   } catch { /* corrupt: start empty */ }
   return out;
 }
 
-/** Record a finished level; keeps the most stars and the fewest moves. Returns the entry. */
-export function recordResult(id, moves, optimal) {
-  const p = loadProgress(), old = p.levels[id] || { stars: 0, best: null };
-  const e = { stars: Math.max(old.stars, stars(moves, optimal)), best: old.best ? Math.min(old.best, moves) : moves };
-  p.levels[id] = e;
+function save(p) {
   memory = JSON.stringify(p);
   try { const st = storage(); if (st) st.setItem(KEY, memory); } catch { /* full or blocked */ }
+}
+
+/**
+ * Record a win: {stars, moves, helped} (stars already decided by core.starsFor). Keeps the
+ * most stars; "best" only counts wins without help. `day` (a daily won on its own day)
+ * joins the streak. Returns the level's entry.
+ */
+export function recordResult(id, { stars, moves, helped = false }, day = null) {
+  const p = loadProgress(), old = p.levels[id] || { stars: 0, best: null };
+  const best = helped ? old.best : old.best ? Math.min(old.best, moves) : moves;
+  const e = { stars: Math.max(old.stars, stars), best };
+  p.levels[id] = e;
+  if (Number.isInteger(day) && !p.days.includes(day)) p.days = [...p.days, day].sort((a, b) => a - b).slice(-400);
+  save(p);
   return e;
 }
 
@@ -50,5 +61,13 @@ export function totalStars(progress = loadProgress(), idPrefix = "") {
   return t;
 }
 
-/** Is a world (1..5) open with `total` stars? */
-export const isWorldUnlocked = (world, total) => world in GATES && total >= GATES[world];
+/** Is a world open with `total` stars? gates = #site-data's {"1": 0, "2": 40, ...}. */
+export const isWorldUnlocked = (world, total, gates) => String(world) in gates && total >= gates[String(world)];
+
+/** Days in a row, ending today or yesterday, on which the day's daily was won. */
+export function streak(days, today) {
+  const set = new Set(days);
+  let d = set.has(today) ? today : today - 1, n = 0;
+  while (set.has(d)) { n++; d--; }
+  return n;
+}

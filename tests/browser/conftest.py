@@ -64,7 +64,7 @@ def site_root(tmp_path_factory, packs_dir) -> Path:
     from lumina.render import site
     serve = tmp_path_factory.mktemp("serve")
     out = serve / SUBPATH
-    report = publish._report_dict(publish._verify(site.pack_paths(packs_dir)))
+    report = publish._verify(site.pack_paths(packs_dir))
     site.build(packs_dir, out, verify=report)
     return out
 

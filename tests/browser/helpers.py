@@ -29,6 +29,7 @@ def drag(page, level: dict, move) -> None:
     """One whole drag: block `i` slid `d` cells along its axis with the mouse."""
     i, d = move
     b = level["blocks"][i]
+    page.locator(f'#board [data-block="{i}"]').scroll_into_view_if_needed()   # a mouse cannot reach below the fold
     x, y, c = block_center(page, level, i)
     dx, dy = (d * c, 0) if b["w"] > b["h"] else (0, d * c)
     page.mouse.move(x, y)
@@ -38,14 +39,17 @@ def drag(page, level: dict, move) -> None:
     page.mouse.up()
 
 
-def keyboard_move(page, level: dict, move) -> None:
-    """Select block i, press the arrow |d| times (once for ice), then Enter."""
+def keyboard_move(page, level: dict, move, grab: bool = False) -> None:
+    """Select block i, press Shift+arrow |d| times (once for ice), then Enter. With grab:
+    Enter picks the block up, plain arrows slide it, Enter drops it."""
     i, d = move
     b = level["blocks"][i]
     page.locator(f'#board [data-block="{i}"]').focus()
     key = ("ArrowRight" if d > 0 else "ArrowLeft") if b["w"] > b["h"] else ("ArrowDown" if d > 0 else "ArrowUp")
+    if grab:
+        page.keyboard.press("Enter")
     for _ in range(1 if b["kind"] == "ice" else abs(d)):
-        page.keyboard.press(key)
+        page.keyboard.press(key if grab else "Shift+" + key)
     if b["kind"] != "ice":
         page.keyboard.press("Enter")
 
@@ -64,6 +68,12 @@ def dom_flags(page) -> list[bool]:
                 : n.dataset.kind === 'rime' ? !n.classList.contains('lb-frozen') : false)""")
 
 
+def python_left(level: dict, page) -> int | None:
+    """Python's optimal moves left from the position the board shows (lumina.engine.solve)."""
+    from lumina.vectors import moves_left
+    return moves_left(Level.from_json(level), dom_positions(page), dom_flags(page))
+
+
 def python_states(level: dict, moves) -> list[tuple[list, list, bool]]:
     """(positions, flags, solved) after each move, from the compiled Python engine."""
     lv = Level.from_json(level)
@@ -80,3 +90,19 @@ def python_states(level: dict, moves) -> list[tuple[list, list, bool]]:
 def progress(page) -> dict:
     raw = page.evaluate(f"() => localStorage.getItem({json.dumps(PROGRESS_KEY)})")
     return json.loads(raw) if raw else {}
+
+
+def all_open_progress(levels, but=()) -> str:
+    """Stored progress with three stars on every campaign level in `levels` (ids) except
+    those in `but`: every world open, and the levels under test still unplayed. Level pages
+    of shut worlds are locked (board inert under a lock card), so tests that play them
+    set this first."""
+    return json.dumps({"levels": {i: {"stars": 3, "best": 1} for i in sorted(levels)
+                                  if i.startswith("w") and i not in but}})
+
+
+def open_everything(page, levels, but=()) -> None:
+    """Before any page script runs, on every navigation of `page`: every world open (see
+    all_open_progress). Note it runs again on each navigation and reload."""
+    page.add_init_script(f"localStorage.setItem({json.dumps(PROGRESS_KEY)}, "
+                         f"{json.dumps(all_open_progress(levels, but))})")

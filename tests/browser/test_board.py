@@ -2,18 +2,31 @@
 undo/reset, the solution step-through and saved progress."""
 from __future__ import annotations
 
+import json
+import time
+
 import pytest
 
 from conftest import shoot
 from helpers import (PROGRESS_KEY, dom_flags, dom_positions, drag, keyboard_move, progress,
-                     python_states)
+                     python_left, python_states)
+
+
+# Stars on levels no pack has ("w9-..." counts as campaign): every world open, so any level
+# plays, while each test's own level starts with no progress.
+UNLOCK_ALL = {"levels": {f"w9-{i:03d}": {"stars": 3, "best": 1} for i in range(100)}}
+
+
+def unlock_all(page, base_url):
+    page.goto(f"{base_url}index.html")
+    page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({json.dumps(UNLOCK_ALL)}))")
 
 
 def open_level(page, base_url, level_id: str):
     w, n = level_id[1:].split("-")
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w{w}/{n}.html")
     page.wait_for_selector(f'#board[data-level="{level_id}"] [data-block]')
-    page.evaluate(f"() => localStorage.removeItem('{PROGRESS_KEY}')")
 
 
 def moves_shown(page) -> int:
@@ -78,6 +91,7 @@ def test_spent_sand_refuses_a_second_slide(page, base_url, packs, errors):
 
 def test_ice_slides_to_the_end_even_on_a_short_drag(page, base_url, packs, errors):
     lv = packs["w3-01"]                         # the tutorial: its ice glides first
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w3/01.html")
     page.wait_for_selector('#board [data-block]')
     page.locator("#board").click(position={"x": 2, "y": 2})   # take over from the autoplay
@@ -128,21 +142,25 @@ def test_undo_and_reset(page, base_url, packs, errors):
     assert not errors
 
 
-def test_solution_steps_through_and_is_not_recorded(page, base_url, packs, errors):
+def test_solution_steps_through_with_help_capped_at_two_stars(page, base_url, packs, errors):
     lv = packs["w4-07"]
     open_level(page, base_url, lv["id"])
     expect = python_states(lv, lv["solution"])
-    for pos, _, _ in expect:
+    for k, (pos, _, _) in enumerate(expect):
         page.click("#solution")
+        page.wait_for_function(f"() => document.querySelector('#board').dataset.moves === '{k + 1}'")
         assert dom_positions(page) == pos
     res = page.locator("#result")
     res.wait_for(state="visible")
     assert res.get_attribute("data-assisted") == "true"
-    assert lv["id"] not in progress(page).get("levels", {})
+    assert res.get_attribute("data-stars") == "2"
+    assert progress(page)["levels"][lv["id"]] == {"stars": 2, "best": None}
+    assert "at most" in page.locator("#help-note").inner_text()
     assert not errors
 
 
 def test_tutorial_plays_itself_until_touched(page, base_url, errors):
+    unlock_all(page, base_url)
     page.goto(f"{base_url}w2/01.html")
     page.wait_for_selector('#board[data-autoplay="1"]')
     page.wait_for_function("() => +document.querySelector('#moves').textContent > 0", timeout=5000)
@@ -159,4 +177,300 @@ def test_corrupt_progress_never_breaks_a_page(page, base_url, errors):
         page.goto(base_url + path)
         page.wait_for_load_state("networkidle")
         assert page.locator("[data-total-stars]").first.inner_text() == "0"
+    assert not errors
+
+
+# ---- hints, solution steps from where you stand, stars with help ------------------------------
+
+def mechanic_level(packs, world: int, kind: str) -> dict:
+    """The deepest non-tutorial level of a world whose stored solution moves a `kind` block
+    (beam: the deepest beam level)."""
+    levels = [lv for lid, lv in sorted(packs.items()) if lid.startswith(f"w{world}-") and not lv.get("tutorial")]
+    if kind == "beam":
+        return max(levels, key=lambda x: (x["optimal"], x["id"]))
+    return max((x for x in levels if any(x["blocks"][m[0]]["kind"] == kind for m in x["solution"])),
+               key=lambda x: (x["optimal"], x["id"]))
+
+
+def ask_hint(page) -> tuple[int, tuple[int, int] | None]:
+    """Click #hint and wait for the answer: (data-left, the hinted move or None)."""
+    page.evaluate("() => { delete document.querySelector('#board').dataset.left; }")
+    page.click("#hint")
+    page.wait_for_function("() => document.querySelector('#board').dataset.left !== undefined", timeout=20000)
+    b = page.locator("#board")
+    left, h = b.get_attribute("data-left"), b.get_attribute("data-hint")
+    return int(left), (tuple(int(x) for x in h.split(":")) if h else None)
+
+
+def off_solution_move(lv: dict) -> list[int]:
+    """A legal first move that is not the stored one and still leaves a win."""
+    from lumina.engine import Board
+    from lumina.model import Level
+    from lumina.vectors import moves_left
+    level = Level.from_json(lv)
+    board = Board(level)
+    for m in board.moves(board.start):
+        if list(m) == lv["solution"][0]:
+            continue
+        pos, flags = board.decode(board.apply(board.start, m))
+        if moves_left(level, pos, flags) is not None:
+            return list(m)
+    raise AssertionError(f"{lv['id']}: no winnable first move off the stored solution")
+
+
+@pytest.mark.parametrize("world, kind", [(1, "crystal"), (2, "sand"), (3, "ice"), (4, "rime"), (5, "beam")])
+def test_hint_led_win_from_off_the_solution(page, base_url, packs, errors, world, kind):
+    """Leave the stored line, then follow hints: at every step data-left is Python's optimal
+    count from the position on the board, and the hinted move is drawn on the board."""
+    lv = mechanic_level(packs, world, kind)
+    open_level(page, base_url, lv["id"])
+    drag(page, lv, off_solution_move(lv))
+    start_left = python_left(lv, page)
+    played = 1
+    while True:
+        left, move = ask_hint(page)
+        assert left == python_left(lv, page), f"{lv['id']} after {played} moves"
+        if left == 0:
+            break
+        assert move is not None
+        assert "lb-show" in page.locator("#board .lb-tip").get_attribute("class")
+        assert f"{left} move" in page.locator("#hint-text").inner_text()
+        drag(page, lv, list(move))
+        played += 1
+        page.wait_for_function(f"() => document.querySelector('#board').dataset.moves === '{played}'")
+        if page.locator("#board").get_attribute("data-solved") == "true":
+            break
+    assert played == 1 + start_left
+    res = page.locator("#result")
+    res.wait_for(state="visible")
+    assert res.get_attribute("data-assisted") == "true"
+    assert int(res.get_attribute("data-stars")) <= 2
+    assert not errors
+
+
+def test_solution_starts_here_and_undo_returns_to_my_moves(page, base_url, packs, errors):
+    lv = packs["w1-07"]
+    open_level(page, base_url, lv["id"])
+    first = off_solution_move(lv)
+    drag(page, lv, first)
+    mine = dom_positions(page)
+    page.click("#solution")
+    page.wait_for_function("() => document.querySelector('#board').dataset.moves === '2'")
+    assert page.locator("#board").get_attribute("data-helped") == "true"
+    page.click("#undo")
+    assert dom_positions(page) == mine          # the player's own move is still there
+    assert moves_shown(page) == 1
+    # a later honest par win, after Reset, is saved as three stars
+    page.click("#reset")
+    assert page.locator("#board").get_attribute("data-helped") == "false"
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    res = page.locator("#result")
+    res.wait_for(state="visible")
+    assert res.get_attribute("data-stars") == "3"
+    assert progress(page)["levels"][lv["id"]] == {"stars": 3, "best": lv["optimal"]}
+    assert not errors
+
+
+def test_a_helped_win_then_an_honest_one_keeps_three_stars(page, base_url, packs, errors):
+    lv = packs["w1-05"]
+    open_level(page, base_url, lv["id"])
+    ask_hint(page)
+    assert "at most ★★" in page.locator("#help-note").inner_text()
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    page.locator("#result").wait_for(state="visible")
+    assert progress(page)["levels"][lv["id"]]["stars"] == 2
+    page.click("#reset")
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    page.wait_for_function("() => document.querySelector('#result').dataset.stars === '3'")
+    assert progress(page)["levels"][lv["id"]] == {"stars": 3, "best": lv["optimal"]}
+    assert not errors
+
+
+def test_hint_latency_on_the_largest_level(page, base_url, packs, errors):
+    """Printed, not asserted (a benchmark): the first hint from the start of the level with
+    the most positions, worker start-up included, and from one move off its solution."""
+    lv = max((x for x in packs.values() if x.get("analysis")),
+             key=lambda x: (x["analysis"].get("component_states", 0), x["id"]))
+    if lv["id"].startswith("d-"):           # a daily: played from its share link
+        from lumina.model import Level
+        page.goto(f"{base_url}play.html?d={Level.from_json(lv).desc()}")
+        page.wait_for_selector("#board [data-block]")
+        page.wait_for_function("() => document.querySelector('#par').textContent.trim() !== '…'", timeout=30000)
+    else:
+        open_level(page, base_url, lv["id"])
+    drag(page, lv, off_solution_move(lv))
+    t0 = time.perf_counter()
+    left, _ = ask_hint(page)
+    ms = (time.perf_counter() - t0) * 1000
+    search = page.locator("#board").get_attribute("data-search-ms")
+    print(f"\nhint latency: {lv['id']} ({lv['width']}x{lv['height']}, {len(lv['blocks'])} blocks, "
+          f"{lv['analysis'].get('component_states')} positions): {ms:.0f} ms from the click "
+          f"({search} ms searching in the worker) for {left} moves left")
+    assert left == python_left(lv, page)
+    assert not errors
+
+
+# ---- keyboard and the selection ring -------------------------------------------------------
+
+def test_keyboard_arrows_reach_every_block(page, base_url, packs, errors):
+    lv = max((x for lid, x in packs.items() if lid.startswith("w")), key=lambda x: (len(x["blocks"]), x["id"]))
+    open_level(page, base_url, lv["id"])
+    page.locator("#board").focus()
+    page.keyboard.press("ArrowRight")             # from the board itself: the key
+    active = "() => document.activeElement.dataset.block"
+    key = next(i for i, b in enumerate(lv["blocks"]) if b["kind"] == "key")
+    assert int(page.evaluate(active)) == key
+    seen, todo = {key}, [key]
+    while todo:
+        i = todo.pop()
+        for arrow in ("ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft"):
+            page.locator(f'#board [data-block="{i}"]').focus()
+            page.keyboard.press(arrow)
+            j = int(page.evaluate(active))
+            if j not in seen:
+                seen.add(j)
+                todo.append(j)
+    assert seen == set(range(len(lv["blocks"]))), f"{lv['id']}: unreachable {set(range(len(lv['blocks']))) - seen}"
+    assert moves_shown(page) == 0                 # selecting never moves anything
+    # the board is a single Tab stop: Tab from a block leaves the board
+    page.locator(f'#board [data-block="{key}"]').focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => !document.querySelector('#board').contains(document.activeElement)")
+    assert not errors
+
+
+def test_enter_then_arrows_slides_too(page, base_url, packs, errors):
+    lv = packs["w1-07"]
+    open_level(page, base_url, lv["id"])
+    expect = python_states(lv, lv["solution"])
+    for m, (pos, _, _) in zip(lv["solution"], expect):
+        keyboard_move(page, lv, m, grab=True)
+        assert dom_positions(page) == pos, f"after {m}"
+    page.locator("#result").wait_for(state="visible")
+    assert not errors
+
+
+def ring_shown(page) -> bool:
+    return page.evaluate("""() => { const n = document.activeElement;
+        return !!n && !!n.dataset.block && getComputedStyle(n, '::before').outlineStyle !== 'none'; }""")
+
+
+def test_selection_ring_only_for_keyboard_focus(page, base_url, packs, errors):
+    lv = packs["w1-07"]
+    open_level(page, base_url, lv["id"])
+    drag(page, lv, lv["solution"][0])
+    assert page.evaluate("() => document.activeElement.dataset.block") is not None
+    assert not ring_shown(page), "a ring after a mouse drag"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert ring_shown(page), "no ring for keyboard focus"
+    drag(page, lv, lv["solution"][1])
+    assert not ring_shown(page), "a ring after a mouse drag that followed keyboard use"
+    assert not errors
+
+
+# ---- beam, win, demos, share links ------------------------------------------------------------
+
+def test_beam_emitter_is_drawn_from_the_start(page, base_url, packs, errors):
+    lv = mechanic_level(packs, 5, "beam")
+    open_level(page, base_url, lv["id"])
+    key = next(i for i, b in enumerate(lv["blocks"]) if b["kind"] == "key")
+    em = page.locator(f'#board [data-block="{key}"] .lb-emitter')
+    assert em.count() == 1
+    assert f"lb-emit-{lv['beam']['dir'].lower()}" in em.get_attribute("class")
+    box = em.bounding_box()
+    assert box and box["width"] > 4 and box["height"] > 4
+    assert not errors
+
+
+def test_key_slides_out_on_a_win_except_under_reduced_motion(page, base_url, packs, errors):
+    lv = packs["w1-05"]
+    side = lv["exit"]["side"]
+    open_level(page, base_url, lv["id"])
+    key = next(i for i, b in enumerate(lv["blocks"]) if b["kind"] == "key")
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    node = page.locator(f'#board [data-block="{key}"]')
+    assert f"lb-exit-{side}" in node.get_attribute("class")
+    page.wait_for_timeout(1400)
+    assert float(page.evaluate(f"() => getComputedStyle(document.querySelector('#board [data-block=\"{key}\"]')).opacity")) < 0.1
+    page.emulate_media(reduced_motion="reduce")
+    page.click("#reset")
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    assert float(page.evaluate(f"() => getComputedStyle(document.querySelector('#board [data-block=\"{key}\"]')).opacity")) == 1
+    assert not errors
+
+
+def test_howto_demos_loop(page, base_url, errors):
+    page.goto(f"{base_url}how-to-play.html")
+    demo = page.locator("[data-demo]").first
+    demo.locator("[data-block]").first.wait_for()
+    n = len(json.loads(page.locator("#demo-data").inner_text())[demo.get_attribute("data-demo")]["solution"])
+    seen = []
+    for _ in range(int((n + 4) * 1.2 / 0.25)):
+        seen.append(int(demo.get_attribute("data-moves")))
+        if len(seen) > 2 and seen[-1] == 0 and max(seen) == n:
+            break
+        page.wait_for_timeout(250)
+    assert max(seen) == n and seen[-1] == 0, f"the demo did not start over: {seen}"
+    assert not errors
+
+
+@pytest.mark.parametrize("desc", ["6x5-R2-K0221I2113", "banana", "6x5-R2-K0221C0221", "4x4-R1-K0111"])
+def test_share_link_errors_in_players_words(page, base_url, errors, desc):
+    page.goto(f"{base_url}play.html?d={desc}")
+    err = page.locator("#play-error-text")
+    err.wait_for(state="visible")
+    text = err.inner_text()
+    for dev in ("desc:", "level ", "blocks[", "expected", "must be", "{", "Error"):
+        assert dev not in text, f"developer words in {text!r}"
+    assert not errors
+
+
+def test_a_crafted_8x8_link_never_freezes_the_page(page, base_url, errors):
+    desc = "8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721C6012C7112C0012"
+    page.goto(f"{base_url}play.html?d={desc}")
+    t0 = time.perf_counter()
+    assert page.evaluate("() => 1 + 1") == 2      # the main thread answers while par is worked out
+    quick = (time.perf_counter() - t0) * 1000
+    page.wait_for_function("() => document.querySelector('#board [data-block]') || !document.querySelector('#play-error').hidden",
+                           timeout=60000)
+    print(f"\nmain thread answered in {quick:.0f} ms during the 8x8 search")
+    assert quick < 2000
+    assert not errors
+
+
+# ---- locks hold ----------------------------------------------------------------------------
+
+def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, base_url, packs, errors):
+    from lumina.sitedata import site_data
+    gate = site_data()["gates"]["2"]
+    lv = packs["w2-05"]
+    page.goto(f"{base_url}w2/05.html")
+    page.wait_for_selector("#board [data-block]")
+    board = page.locator("#board")
+    assert board.get_attribute("data-locked") == "true"
+    before = dom_positions(page)
+    move = lv["solution"][0]
+    drag(page, lv, move)
+    assert dom_positions(page) == before and moves_shown(page) == 0
+    assert page.locator("#hint").is_disabled() and page.locator("#solution").is_disabled()
+    note = page.locator("[data-lock-text], [data-lock-note], .lock-note").first
+    assert f"opens at {gate} ★" in note.inner_text() and f"{gate} more" in note.inner_text()
+    # the last level of world 1 does not walk into the locked world
+    page.goto(f"{base_url}w1/30.html")
+    page.wait_for_selector("#board [data-block]")
+    assert page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).every(a => !/w2\\//.test(a.getAttribute('href')))")
+    # with the gate's stars (campaign levels of world 1), world 2 opens
+    stars = {"levels": {f"w1-{i:02d}": {"stars": 3, "best": 9} for i in range(1, 1 + -(-gate // 3))}}
+    page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({json.dumps(stars)}))")
+    page.goto(f"{base_url}w2/05.html")
+    page.wait_for_selector("#board [data-block]")
+    assert page.locator("#board").get_attribute("data-locked") is None
+    drag(page, lv, move)
+    assert moves_shown(page) == 1
     assert not errors

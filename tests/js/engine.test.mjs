@@ -3,8 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as E from "../../templates/static/engine.js";
+import { stateFromPython } from "./python-state.mjs";
+import { decodeDesc, encodeDesc, validate } from "../../templates/static/desc.js";
 
-const load = (desc) => { const b = E.compile(E.decodeDesc(desc)); return [b, E.startState(b)]; };
+const load = (desc) => { const b = E.compile(decodeDesc(desc)); return [b, E.startState(b)]; };
 const movesOf = (b, s, i) => E.legalMoves(b, s).filter((m) => m[0] === i).map((m) => m[1]);
 const play = (b, s, moves) => moves.reduce((st, m) => E.applyMove(b, st, m), s);
 
@@ -41,7 +43,7 @@ test("sand slides once, sets its spent bit, then never moves again", () => {
   assert.deepEqual(movesOf(b, t, 1), []);
   assert.throws(() => E.applyMove(b, t, [1, -1]), /illegal/);
   // the spent bit is state: same positions, different key
-  const u = E.stateFromPython(b, E.positions(b, t), [0, 0]);
+  const u = stateFromPython(b, E.positions(b, t), [0, 0]);
   assert.notEqual(E.stateKey(t), E.stateKey(u));
   assert.deepEqual(movesOf(b, u, 1), [-2, -1, 1]);
 });
@@ -155,45 +157,37 @@ test("applyMove throws on illegal moves and never mutates its input", () => {
 
 test("stateFromPython reads positions and flags; positions() is its inverse", () => {
   const [b] = load("6x4-R0-K0021R4012S0221");
-  const s = E.stateFromPython(b, [[2, 0], [4, 1], [3, 2]], [0, 1, 1]);
+  const s = stateFromPython(b, [[2, 0], [4, 1], [3, 2]], [0, 1, 1]);
   assert.deepEqual(Array.from(s.pos), [2, 1, 3]);
   assert.deepEqual(Array.from(s.flags), [0, 1, 1]);
   assert.deepEqual(E.positions(b, s), [[2, 0], [4, 1], [3, 2]]);
-  assert.throws(() => E.stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
-});
-
-test("stars thresholds", () => {
-  assert.equal(E.stars(5, 7), 3);
-  assert.equal(E.stars(7, 7), 3);
-  assert.equal(E.stars(8, 7), 2);
-  assert.equal(E.stars(9, 7), 2);
-  assert.equal(E.stars(10, 7), 1);
+  assert.throws(() => stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
 });
 
 test("desc round trip, sections in order", () => {
   for (const d of ["6x5-R2-K0221I2113-w30-m41f-bE0", "4x4-L1-K2121", "5x6-B3-K3012S0021R0212C1312-w4041",
     "6x6-T3-K2312-m11b22f-bE1", "8x8-R7-K0721"]) {
-    assert.equal(E.encodeDesc(E.decodeDesc(d)), d);
+    assert.equal(encodeDesc(decodeDesc(d)), d);
   }
-  const lv = E.decodeDesc("6x5-R2-K0221I2113-w30-m41f-bE0", "w5-01");
+  const lv = decodeDesc("6x5-R2-K0221I2113-w30-m41f-bE0", "w5-01");
   assert.deepEqual(lv, {
     id: "w5-01", width: 6, height: 5, exit: { side: "right", index: 2 }, win: "beam",
     beam: { dir: "E", offset: 0 }, walls: [[3, 0]], mirrors: [{ x: 4, y: 1, tilt: "/" }],
     blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }, { kind: "ice", x: 2, y: 1, w: 1, h: 3 }],
   });
-  const plain = E.decodeDesc("4x4-L1-K2121");
+  const plain = decodeDesc("4x4-L1-K2121");
   assert.equal("win" in plain || "walls" in plain || "mirrors" in plain, false);
 });
 
-test("decodeDesc and compile reject bad input with a message naming the field", () => {
-  assert.throws(() => E.decodeDesc("6x5-R2"), /desc: cannot read/);
-  assert.throws(() => E.decodeDesc("6x5-R2-w30-K0221"), /desc: cannot read/);   // section order
-  assert.throws(() => E.decodeDesc("6x5-R2-K0222"), /blocks\[0\]: a 2x2 square/);
-  assert.throws(() => E.decodeDesc("6x5-R2-K0221C0112"), /overlaps block 0/);
-  assert.throws(() => E.decodeDesc("6x5-R2-C0221"), /exactly one key/);
-  assert.throws(() => E.decodeDesc("6x5-R7-K0221"), /exit.index/);
-  assert.throws(() => E.decodeDesc("6x5-R2-K5221"), /blocks\[0\] x/);
-  assert.throws(() => E.compile({ id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
+test("decodeDesc and validate reject bad input with a message naming the field", () => {
+  assert.throws(() => decodeDesc("6x5-R2"), /desc: cannot read/);
+  assert.throws(() => decodeDesc("6x5-R2-w30-K0221"), /desc: cannot read/);   // section order
+  assert.throws(() => decodeDesc("6x5-R2-K0222"), /blocks\[0\]: a 2x2 square/);
+  assert.throws(() => decodeDesc("6x5-R2-K0221C0112"), /overlaps block 0/);
+  assert.throws(() => decodeDesc("6x5-R2-C0221"), /exactly one key/);
+  assert.throws(() => decodeDesc("6x5-R7-K0221"), /exit.index/);
+  assert.throws(() => decodeDesc("6x5-R2-K5221"), /blocks\[0\] x/);
+  assert.throws(() => validate({ id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
     win: "beam", blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }] }), /level w1-01: beam/);
 });
 
@@ -204,4 +198,13 @@ test("a stored-style solution replays to a win", () => {
   const [b, s] = load("5x4-R1-K0121C2012");
   const end = play(b, s, [[1, 2], [0, 3]]);
   assert.equal(E.isSolved(b, end), true);
+});
+
+test("validation is on the share-link path only: compile trusts pack levels (checked in Python)", () => {
+  // bug class: page weight. engine.js is on every level page; the checks live in desc.js.
+  const lv = { id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
+    blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }] };
+  assert.equal(E.compile(lv).key, 0);
+  assert.equal(E.validate, undefined, "engine.js ships no validator");
+  assert.throws(() => decodeDesc("6x5-R2-K0221-bN5"), /beam.offset/);
 });

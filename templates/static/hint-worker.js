@@ -1,0 +1,20 @@
+// Lumina search worker: breadth-first search (search.solveFrom, engine.js's rules) off the
+// page's main thread, for hints, solution steps and the par of shared levels.
+// In: {id, level, state: {pos, flags}, budget}. Out: {id, outcome, left, moves, states, ms}.
+import { compile } from "./engine.js";
+import { solveFrom } from "./search.js";
+
+let board = null, lastLevel = "";
+
+self.onmessage = (e) => {
+  const { id, level, state, budget } = e.data, t0 = performance.now();
+  let res;
+  try {
+    const text = JSON.stringify(level);
+    if (text !== lastLevel) { board = compile(level); lastLevel = text; }
+    res = solveFrom(board, { pos: Array.from(state.pos), flags: Array.from(state.flags) }, budget);
+  } catch {
+    res = { outcome: "error", states: 0 };
+  }
+  self.postMessage({ id, ...res, ms: Math.round(performance.now() - t0) });
+};

@@ -1,0 +1,32 @@
+// The progress page's "best against par" table (progress.html): every level won in this
+// browser with its par, the fewest moves of a win without help, and the stars. The totals,
+// per-world rows and streak above it are pages.js's (summary.js).
+import { loadProgress } from "./progress.js";
+import { $, json, worldName } from "./pages.js";
+
+function bestTable() {
+  const p = loadProgress(), pars = json("progress-data", { pars: {} }).pars;
+  const ids = Object.keys(p.levels).filter((id) => id in pars && p.levels[id].stars).sort();
+  const table = $("[data-best-table]");
+  $("[data-best-empty]").hidden = ids.length > 0;
+  table.hidden = ids.length === 0;
+  const body = $("tbody", table);
+  for (const id of ids) {
+    const e = p.levels[id], tr = document.createElement("tr");
+    const w = /^w(\d+)-(\d+)$/.exec(id), d = /^d-(\d+)$/.exec(id);
+    const a = document.createElement("a");
+    a.href = w ? `w${w[1]}/${w[2]}.html` : `daily/${d[1]}.html`;
+    a.textContent = w ? `${worldName(+w[1])} ${+w[2]}` : `Daily #${+d[1]}`;
+    const th = document.createElement("th"); th.scope = "row"; th.append(a); tr.append(th);
+    const over = e.best != null ? e.best - pars[id] : null;
+    const cells = [[pars[id], true], [e.best ?? "–", true],
+      [over == null ? "with help only" : over > 0 ? `+${over}` : "at par", true],
+      ["★".repeat(e.stars) + "☆".repeat(3 - e.stars), false]];
+    for (const [v, num] of cells) {
+      const td = document.createElement("td"); if (num) td.className = "num"; td.textContent = v; tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+
+bestTable();

@@ -1,0 +1,25 @@
+// The player's progress in numbers for the progress page (pages-more.js): kept out of
+// progress.js, which every level page loads.
+import { streak } from "./progress.js";
+
+/**
+ * The player's progress in numbers, for the progress page: per world {n, stars, solved,
+ * levels, atPar}, plus totals and the daily streak. worlds = [{n, levels}], pars =
+ * {levelId: optimal} (for "best against par").
+ */
+export function summary(progress, worlds, pars, today) {
+  const per = worlds.map((w) => {
+    let stars = 0, solved = 0, atPar = 0;
+    for (const [id, e] of Object.entries(progress.levels)) {
+      if (!id.startsWith(`w${w.n}-`)) continue;
+      stars += e.stars; if (e.stars > 0) solved++;
+      if (e.best != null && pars[id] != null && e.best <= pars[id]) atPar++;
+    }
+    return { n: w.n, stars, solved, levels: w.levels, atPar };
+  });
+  const dailies = Object.keys(progress.levels).filter((id) => id.startsWith("d-")).length;
+  return {
+    worlds: per, stars: per.reduce((a, w) => a + w.stars, 0), solved: per.reduce((a, w) => a + w.solved, 0),
+    dailies, streak: streak(progress.days, today),
+  };
+}

@@ -1,0 +1,192 @@
+// Tests for templates/static/core.js (the game core: history, undo, help and stars, hints,
+// keyboard selection, the daily pick). Rule numbers and Python's answers come from
+// tests/js/vectors.json (python -m lumina.vectors), which must exist. Run: node --test tests/js/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import * as E from "../../templates/static/engine.js";
+import { stateFromPython } from "./python-state.mjs";
+import { decodeDesc, encodeDesc } from "../../templates/static/desc.js";
+import * as C from "../../templates/static/core.js";
+import { solveFrom } from "../../templates/static/search.js";
+
+const VECTORS = new URL("vectors.json", import.meta.url);
+assert.ok(existsSync(VECTORS), "tests/js/vectors.json is missing: run python -m lumina.vectors first");
+const V = JSON.parse(readFileSync(VECTORS, "utf8"));
+const RULE = V.site.stars;
+const lvl = (desc, extra = {}) => ({ ...decodeDesc(desc, "t"), ...extra });
+
+// y0 . . . .      key (0) at x 0..1 row 1, exit right of row 1;
+// y1 K K C .  >   crystal (1) vertical at x 2 rows 1..2. Par 2: crystal down, key right.
+// y2 . . C .
+// y3 . . . .
+const TINY = lvl("4x4-R1-K0121C2112", { optimal: 2, solution: [[1, 1], [0, 2]] });
+
+test("star rule from site data, replayed from Python's vectors (help caps at two)", () => {
+  assert.ok(V.stars.length > 0);
+  for (const v of V.stars) assert.equal(C.starsFor(v.moves, v.par, v.helped, RULE), v.stars, JSON.stringify(v));
+  assert.equal(C.starsFor(7, 7, true, RULE), RULE.help_cap);
+});
+
+test("day index from site data equals Python's for every date in the vectors", () => {
+  assert.ok(V.days.length >= 10);
+  for (const { date, index } of V.days) {
+    const [y, m, d] = date.split("-").map(Number);
+    for (const hour of [0, 12, 23]) {   // any time of the player's local day
+      assert.equal(C.dayIndex(new Date(y, m - 1, d, hour, 30), V.site), index, `${date} ${hour}:30`);
+    }
+  }
+});
+
+test("history: play, refuse illegal moves, undo back to the start", () => {
+  const g = C.createGame(TINY, RULE);
+  assert.equal(g.moves, 0);
+  assert.equal(g.play([0, 1]), null, "the key is blocked by the crystal");
+  assert.ok(g.play([1, 1]));
+  assert.ok(g.play([1, -2]));
+  assert.deepEqual(g.played, [[1, 1], [1, -2]]);
+  assert.equal(g.undo(), true);
+  assert.deepEqual(g.state.pos, [0, 2]);
+  assert.equal(g.undo(), true);
+  assert.deepEqual(g.state.pos, [0, 1]);
+  assert.equal(g.undo(), false);
+  assert.equal(g.moves, 0);
+});
+
+test("stars: par win 3, help caps at 2, Reset clears help so an honest par win is 3 again", () => {
+  const g = C.createGame(TINY, RULE);
+  g.play([1, 1]); g.play([0, 2]);
+  assert.deepEqual(g.result(), { moves: 2, optimal: 2, stars: 3, helped: false });
+  g.undo(); g.undo();
+  g.help();                                    // a hint at the start
+  g.play([1, 1]); g.play([0, 2]);
+  assert.equal(g.result().stars, 2);
+  g.undo();
+  assert.equal(g.result(), null, "no win, no result");
+  assert.equal(g.helped, true, "Undo does not clear help");
+  g.reset();
+  assert.equal(g.helped, false);
+  for (const m of [[1, -1], [1, 1], [1, -1], [1, 2], [0, 2]]) assert.ok(g.play(m));
+  assert.deepEqual(g.result(), { moves: 5, optimal: 2, stars: 1, helped: false });
+});
+
+test("rime thawing is reported by play()", () => {
+  // key at x 0..1 row 0; frozen rime at x 3 rows 0..1: the key touches it after sliding 1
+  const g = C.createGame(lvl("5x4-R0-K0021R3012"), RULE);
+  assert.deepEqual(g.play([0, 1]).thawed, [1]);
+  assert.deepEqual(g.play([0, -1]).thawed, []);
+});
+
+test("hints: the stored solution is known; a search teaches the core a line from anywhere", () => {
+  const g = C.createGame(TINY, RULE);
+  assert.deepEqual(g.known(), { move: [1, 1], left: 2 });
+  g.play([1, -1]);                             // off the stored line: the crystal still blocks
+  assert.equal(g.known(), null);
+  const res = solveFrom(g.board, g.state);
+  assert.equal(res.outcome, "solved");
+  assert.equal(res.left, 2);
+  assert.deepEqual(g.learnFrom(g.state, res), { move: res.moves[0], left: 2 });
+  g.play(res.moves[0]);
+  assert.equal(g.known().left, 1, "each suffix of a found line is known");
+  g.play(g.known().move);
+  assert.deepEqual(g.known(), { move: null, left: 0 });
+  assert.equal(g.result().moves, 3);
+  assert.equal(g.result().stars, 2, "one over par");
+});
+
+test("solveFrom: unsolvable and exhausted are told apart", () => {
+  // the sand must move down out of the key's row, but slid up it is spent there for good
+  const b = E.compile(lvl("4x4-R1-K0121S2112"));
+  const up = E.applyMove(b, E.startState(b), [1, -1]);
+  assert.equal(solveFrom(b, up).outcome, "unsolvable");
+  assert.equal(solveFrom(b, E.startState(b)).outcome, "solved");
+  const big = E.compile(decodeDesc("8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721"));
+  assert.equal(solveFrom(big, E.startState(big), 50).outcome, "exhausted");
+});
+
+test("hints against Python: left from the start is the stored optimal; fresh hints win in exactly optimal moves", () => {
+  let n = 0;
+  V.solutions.forEach((c, k) => {
+    const g = C.createGame({ ...c.level, solution: undefined }, RULE);
+    const first = solveFrom(g.board, g.state);
+    assert.equal(first.outcome, "solved", c.level.id);
+    assert.equal(first.left, c.optimal, `${c.level.id}: hint distance from the start`);
+    if (k % 4) return;   // every fourth level: a fresh search at every step, no remembered line
+    for (let left = c.optimal; left > 0; left--) {
+      const h = solveFrom(g.board, g.state);
+      assert.equal(h.left, left, `${c.level.id}: ${left} left`);
+      assert.ok(g.play(h.moves[0]), `${c.level.id}: the hinted move is legal`);
+    }
+    assert.ok(g.solved(), `${c.level.id}: following hints wins in exactly ${c.optimal} moves`);
+    n++;
+  });
+  assert.ok(n > 10);
+});
+
+test("hints against Python off the solution: distance from a random reachable position", () => {
+  let solved = 0, stuck = 0;
+  for (const c of V.cases) {
+    const board = E.compile(c.level);
+    for (const v of c.states) {
+      if (!("left" in v)) continue;
+      const res = solveFrom(board, stateFromPython(board, v.positions, v.flags));
+      const where = `${c.level.id} at ${JSON.stringify(v.positions)} ${JSON.stringify(v.flags)}`;
+      if (v.left === null) { assert.equal(res.outcome, "unsolvable", where); stuck++; }
+      else { assert.equal(res.outcome, "solved", where); assert.equal(res.left, v.left, where); solved++; }
+    }
+  }
+  assert.ok(solved > 100, `${solved} positions checked`);
+});
+
+test("keyboard: arrows reach every block from the key on every level (selection graph)", () => {
+  for (const c of V.cases) {
+    const board = E.compile(c.level), s = E.startState(board);
+    const seen = new Set([board.key]), todo = [board.key];
+    while (todo.length) {
+      const i = todo.pop();
+      for (const dir of Object.values(E.DIRS)) {
+        const j = C.nearestBlock(board, s, i, dir);
+        if (j >= 0 && !seen.has(j)) { seen.add(j); todo.push(j); }
+      }
+    }
+    assert.equal(seen.size, board.n, `${c.level.id}: blocks ${[...Array(board.n).keys()].filter((i) => !seen.has(i))} unreachable`);
+  }
+});
+
+test("keyboard: nearest block by centres, ties to the lower index", () => {
+  // K K . C     key row 0; crystal 1 vertical at x 3 rows 0..1; crystal 2 vertical at x 0 rows 2..3;
+  // . . . C     crystal 3 horizontal at x 2..3 row 3
+  // C . . .
+  // C . D D
+  const b = E.compile(lvl("4x4-R0-K0021C3012C0212C2321")), s = E.startState(b);
+  assert.equal(C.nearestBlock(b, s, 0, E.DIRS.E), 1);
+  assert.equal(C.nearestBlock(b, s, 0, E.DIRS.S), 2);
+  assert.equal(C.nearestBlock(b, s, 0, E.DIRS.N), -1);
+  assert.equal(C.nearestBlock(b, s, 2, E.DIRS.E), 3);
+  assert.equal(C.nearestBlock(b, s, 3, E.DIRS.N), 1);
+});
+
+test("state keys: numeric keys decode back to the same state on every vector position", () => {
+  let n = 0;
+  for (const c of V.cases) {
+    const board = E.compile(c.level), { key, unkey } = C.keyer(board);
+    if (!unkey) continue;
+    for (const v of c.states) {
+      const s = stateFromPython(board, v.positions, v.flags);
+      const back = unkey(key(s), { pos: [], flags: [] });
+      assert.deepEqual([back.pos, back.flags], [s.pos, s.flags], c.level.id);
+      n++;
+    }
+  }
+  assert.ok(n > 1000);
+});
+
+test("a board past 53 key bits searches with string keys (16 blocks, 6 of them sand)", () => {
+  // key row 0 with a vertical crystal at column 4 in its way; 14 blocks parked in rows 4..7
+  const board = E.compile(decodeDesc("8x8-R0-K0021C4012S0421S2421S4421S6421S0521S2521C4521C6521C0621C2621C4621C6621C0721C2721"));
+  assert.equal(C.keyer(board).unkey, null);
+  const res = solveFrom(board, E.startState(board));
+  assert.equal(res.outcome, "solved");
+  assert.equal(res.left, 2);
+  assert.deepEqual(res.moves[res.moves.length - 1], [0, 6]);
+});
