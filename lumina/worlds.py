@@ -186,7 +186,7 @@ WORLDS: tuple[World, ...] = (
               _b(5, 5, "6x6", (20, 26), 4, (7, 13), beam=True, mirrors=(1, 3),
                  deep=BEAM_BUDGET, chain=True),
               _b(5, 6, "6x6", (29, 42), 6, (7, 13), walls=(0, 1), deep=FINALE_BUDGET,
-                 chain=True, upward=True),
+                 chain=True),
           )),
 )
 

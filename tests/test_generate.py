@@ -235,10 +235,11 @@ def test_every_twist_level_binds_and_records_its_measures():
 
 
 def test_no_two_shipped_levels_are_near_duplicates():
+    """Tutorials are indexed (nothing may copy one) but never fail: they are hand-made."""
     index = judge.NearIndex()
     for path in sorted(PACKS.glob("world-*.json")) + [PACKS / "dailies.json"]:
         for lv in read_pack(path).levels:
-            assert index.find(lv) is None, lv.id
+            assert lv.tutorial or index.find(lv) is None, (lv.id, index.find(lv))
             index.add(lv, lv.id)
 
 
