@@ -51,7 +51,11 @@ SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
 MAX_LAYOUTS = 1500
 TOLERANCE_STEP = 150        # random layouts before a target accepts one move further away
-SEARCHES_PER_LEVEL = 4      # deep buckets: at most this many searches per level
+SEARCHES_PER_LEVEL = 4
+# The generator pins its search tuning, so the packs it wrote stay reproducible when the
+# deep search's defaults are retuned for `bench deep` (there: fresh restarts after 1000
+# idle sweeps; here: back to the best after 3000, what lumina-gen/2 packs were made with).
+SEARCH_TUNING = deep.Tuning(stall=3000, restart="best")      # deep buckets: at most this many searches per level
 TWIST_KINDS = ("sand", "ice", "rime")
 REJECTION_REASONS = ("layout", "sweep_capped", "shallow", "unsolvable", "exhausted",
                      "already_solved", "under_band", "over_band", "band_full", "duplicate", "near_duplicate",
@@ -252,7 +256,7 @@ def deep_layouts(bucket: Bucket, seed: int, verdicts: "Verdicts", work: Counter)
             target = verdicts.hardest_wanted()
         result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
                              budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
-                             state_cap=SWEEP_STATE_CAP)
+                             state_cap=SWEEP_STATE_CAP, tuning=SEARCH_TUNING)
         work["searches"] += 1
         work["search_sweeps"] += result.sweeps
         work["search_states"] += result.work

@@ -380,11 +380,11 @@ def test_strategy_table_refuses_a_row_without_its_fields(tmp_path, capsys, monke
     monkeypatch.setattr(publish, "_verify", lambda paths: _passing())
     packs = _copy_packs(tmp_path)
     doc = json.loads((packs / "strategies.json").read_text())
-    del doc["rows"][1]["filtered"]["family"]
+    del doc["rows"][1]["filtered"]["near_duplicate"]
     (packs / "strategies.json").write_text(json.dumps(doc))
     assert publish.main(["--packs", str(packs), "--out", str(tmp_path / "site")]) == 2
     err = capsys.readouterr().err
-    assert "strategies.json: rows[1].filtered.family: missing" in err
+    assert "strategies.json: rows[1].filtered.near_duplicate: missing" in err
 
 
 def test_minifiers_are_the_libraries_and_keep_code_working():
