@@ -55,7 +55,8 @@ export function nearestBlock(board, state, i, dir) {
   let best = -1, bd = Infinity;
   for (let j = 0; j < board.n; j++) {
     const [x, y] = mid(j), along = (x - fx) * dx + (y - fy) * dy, across = Math.abs((x - fx) * dy + (y - fy) * dx);
-    const d = along + 2 * across;
+    // blocks within 45 degrees of the arrow rank before any block further off its line
+    const d = along + 2 * across + (across > along ? 1000 : 0);
     if (j !== i && along > 0 && d < bd) { best = j; bd = d; }
   }
   return best;

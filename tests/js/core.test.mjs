@@ -190,3 +190,18 @@ test("a board past 53 key bits searches with string keys (16 blocks, 6 of them s
   assert.equal(res.left, 2);
   assert.deepEqual(res.moves[res.moves.length - 1], [0, 6]);
 });
+
+test("keyboard_corner_block_unreachable: a block in a corner behind closer off-axis blocks is reached (w3-16)", () => {
+  // w3-16 of lumina-gen/2: crystal 11 stands alone at x 5 rows 0..1; with nearest by
+  // along + 2 * |across| alone, every arrow from every block found a closer block first.
+  const b = E.compile(lvl("6x6-B3-K3212I0521I2431C5412C1312C1131C4321C0021C0312C1221C0112C5012")), s = E.startState(b);
+  const seen = new Set([b.key]), todo = [b.key];
+  while (todo.length) {
+    const i = todo.pop();
+    for (const dir of Object.values(E.DIRS)) {
+      const j = C.nearestBlock(b, s, i, dir);
+      if (j >= 0 && !seen.has(j)) { seen.add(j); todo.push(j); }
+    }
+  }
+  assert.ok(seen.has(11), "block 11 unreachable by arrows");
+});
