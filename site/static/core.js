@@ -4,7 +4,7 @@ export const dayIndex=(date,site)=>((dayNumber(date,site.epoch)%site.pool)+site.
 if(bits>53){return{key:(s)=>{let k="";for(let i=0;i<s.pos.length;i++)k+=String.fromCharCode(48+2*s.pos[i]+s.flags[i]);return k;},unkey:null};}
 return{key:(s)=>{let k=0;for(let i=0;i<mult.length;i++)k+=(s.pos[i]+twist[i]*s.flags[i])*mult[i];return k;},unkey:(k,s)=>{for(let i=mult.length-1;i>=0;i--){const v=Math.floor(k/mult[i]);k-=v*mult[i];s.pos[i]=v&7;s.flags[i]=v>>3;}
 return s;},};}
-export const SEARCH_BUDGET=300000;export function nearestBlock(board,state,i,dir){const mid=(j)=>{const r=E.rect(board,state,j);return[r.x+r.w/2,r.y+r.h/2];};const[fx,fy]=mid(i),[dx,dy]=dir;let best=-1,bd=Infinity;for(let j=0;j<board.n;j++){const[x,y]=mid(j),along=(x-fx)*dx+(y-fy)*dy,across=Math.abs((x-fx)*dy+(y-fy)*dx);const d=along+2*across;if(j!==i&&along>0&&d<bd){best=j;bd=d;}}
+export const SEARCH_BUDGET=300000;export function nearestBlock(board,state,i,dir){const mid=(j)=>{const r=E.rect(board,state,j);return[r.x+r.w/2,r.y+r.h/2];};const[fx,fy]=mid(i),[dx,dy]=dir;let best=-1,bd=Infinity;for(let j=0;j<board.n;j++){const[x,y]=mid(j),along=(x-fx)*dx+(y-fy)*dy,across=Math.abs((x-fx)*dy+(y-fy)*dx);const d=along+2*across+(across>along?1000:0);if(j!==i&&along>0&&d<bd){best=j;bd=d;}}
 return best;}
 export function createGame(level,rule){const board=E.compile(level),start=E.startState(board),key=keyer(board).key;const plan=new Map();let hist=[start],played=[],helped=false;function learn(state,moves){let s=state;try{const keys=[];for(const m of moves){keys.push(key(s));s=E.applyMove(board,s,m);}
 if(!E.isSolved(board,s))return false;keys.forEach((k,n)=>{if(!plan.has(k))plan.set(k,{move:moves[n],left:moves.length-n});});return true;}catch{return false;}}
