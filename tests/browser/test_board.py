@@ -186,8 +186,10 @@ def mechanic_level(packs, world: int, kind: str) -> dict:
     """The deepest non-tutorial level of a world whose stored solution moves a `kind` block
     (beam: the deepest beam level)."""
     levels = [lv for lid, lv in sorted(packs.items()) if lid.startswith(f"w{world}-") and not lv.get("tutorial")]
-    if kind == "beam":
-        return max(levels, key=lambda x: (x["optimal"], x["id"]))
+    if kind == "beam":      # World 5 ends with exit levels (its finale): beam ones only
+        return max((x for x in levels if x.get("win") == "beam"
+                    and x["analysis"]["first_moves_legal"] > 1),   # room to leave the line
+                   key=lambda x: (x["optimal"], x["id"]))
     return max((x for x in levels if any(x["blocks"][m[0]]["kind"] == kind for m in x["solution"])),
                key=lambda x: (x["optimal"], x["id"]))
 
