@@ -44,18 +44,19 @@ from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.safeio import check_writable_folder
 from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
 
-GENERATOR_VERSION = "lumina-gen/2"
+GENERATOR_VERSION = "lumina-gen/3"
 PER_DEPTH = 60              # harvest cap per par (the article's 9.9 GB lesson)
 SWEEP_STATE_CAP = 500_000
 SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
-MAX_LAYOUTS = 1500
+MAX_LAYOUTS = 1500          # random layouts per shallow bucket, at least ...
+LAYOUTS_PER_LEVEL = 100     # ... this many per level (a large --pool scales its buckets)
 TOLERANCE_STEP = 150        # random layouts before a target accepts one move further away
-SEARCHES_PER_LEVEL = 4
+SEARCHES_PER_LEVEL = 4     # deep buckets: at most this many searches per level (slot)
 # The generator pins its search tuning, so the packs it wrote stay reproducible when the
-# deep search's defaults are retuned for `bench deep` (there: fresh restarts after 1000
-# idle sweeps; here: back to the best after 3000, what lumina-gen/2 packs were made with).
-SEARCH_TUNING = deep.Tuning(stall=3000, restart="best")      # deep buckets: at most this many searches per level
+# deep search's defaults are retuned for `bench deep`: lumina-gen/3 packs are made with
+# fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000).
+SEARCH_TUNING = deep.Tuning(stall=1000, restart="fresh")
 TWIST_KINDS = ("sand", "ice", "rime")
 REJECTION_REASONS = ("layout", "sweep_capped", "shallow", "unsolvable", "exhausted",
                      "already_solved", "under_band", "over_band", "band_full", "duplicate", "near_duplicate",
@@ -227,47 +228,9 @@ Source = Iterator[tuple[Level | None, random.Random, LayoutSweep | None]]
 
 def random_layouts(bucket: Bucket, seed: int) -> Source:
     """Phase-A layouts, each drawn from its own seeded generator (no sweep yet)."""
-    for i in range(MAX_LAYOUTS):
+    for i in range(max(MAX_LAYOUTS, LAYOUTS_PER_LEVEL * bucket.levels)):
         rng = random.Random(f"{seed}:{bucket.name}:{i}")
         yield solved_layout(bucket, rng), rng, None
-
-
-def deep_layouts(bucket: Bucket, seed: int, verdicts: "Verdicts", work: Counter) -> Source:
-    """One deep layout search per layout (`lumina.deep.search`), each seeded from the
-    bucket seed, with its budget counted in sweeps (`bucket.deep`), never seconds. The
-    search's final sweep (exact, binding starts only for twist buckets) is the layout's
-    harvest.
-
-    Independent searches aim at the hardest par the bucket still needs. A `chain`
-    bucket climbs instead: each search starts from the last one's layout and must go
-    deeper than it (at least the lowest par still wanted), so the bucket's levels come
-    from successive, ever deeper layouts of one climb; a search that finds nothing new,
-    or a layout already past the band, ends the chain and the next starts afresh."""
-    start = None
-    for i in range(bucket.levels * SEARCHES_PER_LEVEL):
-        rng = random.Random(f"{seed}:{bucket.name}:deep:{i}")
-        if bucket.chain:
-            target = verdicts.lowest_wanted()
-            if start is not None and work["chain_deepest"] < bucket.band[1]:
-                target = max(target, work["chain_deepest"] + 1)
-            else:
-                start = None                    # past the band: climb afresh
-        else:
-            target = verdicts.hardest_wanted()
-        result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
-                             budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
-                             state_cap=SWEEP_STATE_CAP, tuning=SEARCH_TUNING)
-        work["searches"] += 1
-        work["search_sweeps"] += result.sweeps
-        work["search_states"] += result.work
-        work["search_deepest"] = max(work["search_deepest"], result.deepest)
-        if bucket.chain:
-            if start is not None and result.layout.desc() == start.desc():
-                start = None                    # nothing new: the next search starts afresh
-                yield None, rng, None
-                continue
-            start, work["chain_deepest"] = result.layout, result.deepest
-        yield result.layout, rng, result.sweep
 
 
 # ---------------------------------------------------------------------------
@@ -404,48 +367,91 @@ class BucketResult:
     failed: str | None = None
 
 
-def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> BucketResult:
-    """Fill one bucket, one level per layout, until every target par has a level. A
-    target accepts a par one move further away after every TOLERANCE_STEP layouts (deep
-    buckets: after every `levels` searches). Deterministic per seed and prior."""
+@dataclass
+class SlotResult:
+    """One deep bucket's target (`slot`): the level that fills it, or None."""
+    bucket: str
+    slot: int
+    level: Level | None
+    rejected: dict[str, int]
+    work: dict[str, int]
+    seconds: float = 0.0
+
+
+def _try_layout(verdicts: Verdicts, bucket: Bucket, layout: Level | None, rng: random.Random,
+                sweep: LayoutSweep | None, tolerance: int, work: Counter) -> Level | None:
+    """One layout's turn: its candidates by exact par, judged until one is accepted."""
+    if layout is None:
+        verdicts.reject("layout")
+        return None
+    work["layouts"] += 1
+    pars = verdicts.wanted(tolerance)
+    if not pars:
+        verdicts.reject("band_full")
+        return None
+    if sweep is None:
+        sweep = harvest(bucket, layout, min(pars), rng.randrange(1, 2**32))
+        work["sweep_states"] += sweep.work
+    if not sweep.complete:
+        verdicts.reject("sweep_capped")
+        return None
+    cands = draws(sweep, pars, rng)
+    if not cands:
+        verdicts.reject("shallow")
+        return None
+    work["harvested"] += sum(len(v) for v in sweep.harvest.values())
+    board = Board(layout)
+    for cand in cands:
+        work["candidates"] += 1
+        level = verdicts.consider(board, cand, tolerance)
+        if level is not None:
+            return level                    # one level per layout
+    return None
+
+
+def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] = ()
+                  ) -> SlotResult:
+    """Fill target `slot` of a deep bucket: deep layout searches (`lumina.deep.search`,
+    budget `bucket.deep` sweeps each, never seconds) aimed at that target, each
+    layout's binding harvest judged, until a level is accepted or SEARCHES_PER_LEVEL
+    searches are spent. Search a accepts a par up to a moves from the target. A search
+    that fell short hands its best layout to the next one, which climbs on from it; one
+    that reached the target but gave no level is followed by a fresh layout.
+
+    Slots are independent of each other (seeded by pack seed, bucket name and slot),
+    so a deep bucket's slots run side by side on any number of workers; `prior` only
+    matters when a slot is re-run to avoid an earlier level (see assemble_bucket)."""
     t0 = time.perf_counter()
+    target = bucket.targets()[slot]
     verdicts = Verdicts(bucket, prior)
+    verdicts.targets = [target]
     work: Counter[str] = Counter()
-    if bucket.deep:
-        source = deep_layouts(bucket, seed, verdicts, work)
-        step = bucket.levels
-    else:
-        source = random_layouts(bucket, seed)
-        step = TOLERANCE_STEP
-    for i, (layout, rng, sweep) in enumerate(source):
-        tolerance = i // step
-        if layout is None:
-            verdicts.reject("layout")
-            continue
-        work["layouts"] += 1
-        pars = verdicts.wanted(tolerance)
-        if sweep is None:
-            sweep = harvest(bucket, layout, min(pars), rng.randrange(1, 2**32))
-            work["sweep_states"] += sweep.work
-        if not sweep.complete:
-            verdicts.reject("sweep_capped")
-            continue
-        cands = draws(sweep, pars, rng)
-        if not cands:
-            verdicts.reject("shallow")
-            continue
-        work["harvested"] += sum(len(v) for v in sweep.harvest.values())
-        board = Board(layout)
-        for cand in cands:
-            work["candidates"] += 1
-            if verdicts.consider(board, cand, tolerance) is not None:
-                break                       # one level per layout
-        if verdicts.full:
+    start = None
+    level = None
+    for attempt in range(SEARCHES_PER_LEVEL):
+        rng = random.Random(f"{seed}:{bucket.name}:slot:{slot}:{attempt}")
+        result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
+                             budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
+                             state_cap=SWEEP_STATE_CAP, tuning=SEARCH_TUNING)
+        work["searches"] += 1
+        work["search_sweeps"] += result.sweeps
+        work["search_states"] += result.work
+        work["search_deepest"] = max(work["search_deepest"], result.deepest)
+        level = _try_layout(verdicts, bucket, result.layout, rng, result.sweep, attempt, work)
+        if level is not None:
             break
-    accepted = sorted(verdicts.accepted, key=lambda lv: (lv.optimal, signature(lv)))
-    rejected = verdicts.rejected
+        start = None if result.deepest >= target else result.layout
+    if level is not None:
+        level = level.replace(id=f"{bucket.name}-{slot + 1:02d}")
+    return SlotResult(bucket=bucket.name, slot=slot, level=level,
+                      rejected=dict(sorted(verdicts.rejected.items())),
+                      work=dict(sorted(work.items())), seconds=time.perf_counter() - t0)
+
+
+def _report(bucket: Bucket, targets: list[int], accepted: list[Level], rejected: Counter,
+            work: Counter) -> dict:
     report = {"bucket": bucket.name, "size": f"{bucket.width}x{bucket.height}",
-              "band": list(bucket.band), "targets": verdicts.targets, "levels": len(accepted),
+              "band": list(bucket.band), "targets": targets, "levels": len(accepted),
               "layouts": work["layouts"], "sweep_states": work["sweep_states"],
               "harvested": work["harvested"], "candidates": work["candidates"],
               "accepted": len(accepted), "pars": [lv.optimal for lv in accepted],
@@ -453,11 +459,76 @@ def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> B
               "mix": {"blockers": list(bucket.blockers),
                       "twists": dict(sorted(bucket.twists.items())), "beam": bucket.beam,
                       "walls": list(bucket.walls), "deep": bucket.deep}}
-    if bucket.chain:
-        report["mix"]["chain"] = True
     if bucket.deep:
         report["search"] = {"searches": work["searches"], "sweeps": work["search_sweeps"],
                             "states": work["search_states"], "deepest": work["search_deepest"]}
+    return report
+
+
+def assemble_bucket(bucket: Bucket, seed: int, slots: Sequence[SlotResult]) -> BucketResult:
+    """A deep bucket from its slots, in slot order. A slot whose level repeats or nearly
+    duplicates an earlier slot's is re-run here with the earlier levels as its prior,
+    so the bucket equals generate_bucket's one-slot-after-another run, whatever ran
+    the slots."""
+    t0 = time.perf_counter()
+    levels: list[Level] = []
+    index = judge.NearIndex()
+    sigs: set[str] = set()
+    rejected: Counter[str] = Counter()
+    work: Counter[str] = Counter()
+    done = []
+    for s in slots:
+        lv = s.level
+        if lv is not None and (signature(lv) in sigs or index.find(lv) is not None):
+            s = generate_slot(bucket, seed, s.slot, prior=levels)
+            lv = s.level
+        done.append(s)
+        rejected.update(s.rejected)
+        deepest = max(work["search_deepest"], s.work.get("search_deepest", 0))
+        work.update(s.work)
+        work["search_deepest"] = deepest
+        if lv is not None:
+            levels.append(lv)
+            index.add(lv, lv.id)
+            sigs.add(signature(lv))
+    accepted = sorted(levels, key=lambda lv: (lv.optimal, signature(lv)))
+    report = _report(bucket, bucket.targets(), accepted, rejected, work)
+    failed = None
+    missing = [s.slot for s in done if s.level is None]
+    if missing:
+        failed = (f"bucket {bucket.name}: only {len(accepted)} of {len(done)} levels "
+                  f"(no level for target {', '.join(str(bucket.targets()[i]) for i in missing)} "
+                  f"after {work['searches']} searches)")
+    return BucketResult(bucket=bucket.name, levels=accepted, report=report,
+                        seconds=sum(s.seconds for s in done) + time.perf_counter() - t0,
+                        failed=failed)
+
+
+def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> BucketResult:
+    """Fill one bucket, one level per layout, until every target par has a level.
+
+    Deep buckets fill their targets slot by slot (generate_slot, each with the levels
+    before it as prior). Shallow ones draw random phase-A layouts; a target accepts a
+    par one move further away after every TOLERANCE_STEP layouts. Deterministic per
+    seed and prior."""
+    if bucket.deep:
+        slots: list[SlotResult] = []
+        accepted: list[Level] = []
+        for j in range(bucket.levels):
+            s = generate_slot(bucket, seed, j, prior=[*prior, *accepted])
+            slots.append(s)
+            if s.level is not None:
+                accepted.append(s.level)
+        return assemble_bucket(bucket, seed, slots)
+    t0 = time.perf_counter()
+    verdicts = Verdicts(bucket, prior)
+    work: Counter[str] = Counter()
+    for i, (layout, rng, sweep) in enumerate(random_layouts(bucket, seed)):
+        _try_layout(verdicts, bucket, layout, rng, sweep, i // TOLERANCE_STEP, work)
+        if verdicts.full:
+            break
+    accepted = sorted(verdicts.accepted, key=lambda lv: (lv.optimal, signature(lv)))
+    report = _report(bucket, verdicts.targets, accepted, verdicts.rejected, work)
     if verdicts.mismatches:
         report["sweep_mismatches"] = verdicts.mismatches
     failed = None
@@ -494,19 +565,75 @@ def settle(buckets: Sequence[Bucket], results: Sequence[BucketResult], seed: int
     return out
 
 
-def _bucket_job(args: tuple[Bucket, int]) -> BucketResult:
-    return generate_bucket(*args)
-
-
 # ---------------------------------------------------------------------------
-# Packs.
+# Jobs: the executor's unit. A shallow bucket is one job; a deep bucket is one job
+# per target (slot), so its searches run side by side and no bucket is a long serial
+# tail. Every job is a pure function of its inputs.
+
+@dataclass(frozen=True)
+class Job:
+    bucket: Bucket
+    seed: int
+    slot: int | None = None             # deep buckets: which target
+
+    @property
+    def name(self) -> str:
+        return self.bucket.name if self.slot is None else f"{self.bucket.name}#{self.slot + 1}"
+
+    @property
+    def cost(self) -> float:
+        """A rough work estimate, only to start the longest jobs first (any order gives
+        the same bytes): deep budget times target depth; shallow buckets are cheap."""
+        if self.slot is None:
+            return float(self.bucket.levels)
+        return float(self.bucket.deep * self.bucket.targets()[self.slot])
+
+
+def jobs_of(buckets: Sequence[Bucket], seed: int) -> list[Job]:
+    return [Job(b, seed, j) for b in buckets for j in (range(b.levels) if b.deep else [None])]
+
+
+def run_job(job: Job) -> BucketResult | SlotResult:
+    if job.slot is None:
+        return generate_bucket(job.bucket, job.seed)
+    return generate_slot(job.bucket, job.seed, job.slot)
+
+
+_job = run_job          # the task the executor runs (tests swap it for a failing one)
+
+
+def run_jobs(label: str, jobs: Sequence[Job], workers: int, scheduler: str | None = None
+             ) -> list[BucketResult | SlotResult]:
+    """Run jobs through the executor seam (this process, a local pool, or the Dask
+    cluster at `scheduler`), longest first; results in job order."""
+    order = sorted(range(len(jobs)), key=lambda i: (-jobs[i].cost, i))
+    got = run_ordered(_job, [jobs[i] for i in order], workers=workers, scheduler=scheduler,
+                      label=label, names=[jobs[i].name for i in order])
+    out: list = [None] * len(jobs)
+    for i, r in zip(order, got):
+        out[i] = r
+    return out
+
+
+def bucket_results(buckets: Sequence[Bucket], seed: int, jobs: Sequence[Job],
+                   results: Sequence[BucketResult | SlotResult]) -> list[BucketResult]:
+    """Per bucket, in bucket order: its one result, or its slots assembled."""
+    by_bucket: dict[str, list] = {}
+    for job, r in zip(jobs, results):
+        by_bucket.setdefault(job.bucket.name, []).append(r)
+    out = []
+    for b in buckets:
+        got = by_bucket[b.name]
+        out.append(assemble_bucket(b, seed, got) if b.deep else got[0])
+    return out
+
 
 def run_buckets(label: str, buckets: Sequence[Bucket], seed: int, workers: int,
                 scheduler: str | None = None) -> list[BucketResult]:
-    """Generate buckets through the executor seam (this process, a local pool, or the
-    Dask cluster at `scheduler`); results in bucket order."""
-    return run_ordered(_bucket_job, [(b, seed) for b in buckets], workers=workers,
-                       scheduler=scheduler, label=label, names=[b.name for b in buckets])
+    """Generate buckets (deep ones slot by slot) through the executor seam; results
+    in bucket order, the same whatever runs them."""
+    jobs = jobs_of(buckets, seed)
+    return bucket_results(buckets, seed, jobs, run_jobs(label, jobs, workers, scheduler))
 
 
 def print_report(label: str, results: Sequence[BucketResult]) -> None:
@@ -555,25 +682,110 @@ def order_world(tutorial: Level, results: Sequence[BucketResult], number: int) -
     return [lv.replace(id=f"w{number}-{i:02d}") for i, lv in enumerate(levels, 1)]
 
 
-def _world_pack(number: int, seed: int | None, workers: int, out: Path,
-                scheduler: str | None = None) -> list[str]:
+@dataclass(frozen=True)
+class PackPlan:
+    """One pack to generate: its buckets and seed, and the packs it is judged against."""
+    name: str
+    buckets: tuple[Bucket, ...]
+    seed: int
+    prior: tuple[str, ...]              # earlier packs (read from --out when it is settled)
+    world: int | None = None            # None: a daily pool
+    pool: int = DAILY_POOL
+
+
+def world_plan(number: int, seed: int | None = None) -> PackPlan:
     w = world(number)
-    seed = w.seed if seed is None else seed
-    prior = earlier_packs(out, [f"world-{n}" for n in range(1, number)]) + [w.tutorial]
-    results = run_buckets(f"world {number}", w.buckets, seed, workers, scheduler)
-    results = settle(w.buckets, results, seed, prior)
-    print_report(f"World {number} ({w.name}) seed {seed}", results)
-    failures = [r.failed for r in results if r.failed]
-    levels = order_world(w.tutorial, results, number)
-    if not failures:                # never write a world the verifier would reject
-        failures += judge.curve_problems([lv.optimal for lv in levels[1:]], f"world {number}")
-    meta = {"pack": w.pack, "name": w.name, "world": number, "mechanic": w.mechanic,
-            "seed": seed, "generator": GENERATOR_VERSION}
+    return PackPlan(name=w.pack, buckets=w.buckets, seed=w.seed if seed is None else seed,
+                    prior=tuple(f"world-{n}" for n in range(1, number)), world=number)
+
+
+def dailies_plan(seed: int | None = None, pool: int = DAILY_POOL) -> PackPlan:
+    return PackPlan(name=dailies_pack_name(pool), buckets=scaled_daily_buckets(pool),
+                    seed=DAILY_SEED if seed is None else seed,
+                    prior=tuple(w.pack for w in WORLDS), pool=pool)
+
+
+def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
+                   scheduler: str | None = None, timings: dict[str, float] | None = None
+                   ) -> list[str]:
+    """Generate `plans` in one run: every job of every pack goes to the executor at
+    once (so two cores, or a cluster, stay busy across pack boundaries), then each
+    pack, in order, is assembled, settled against the packs before it (read from
+    `out`, where the earlier plans of this run have just been written) and written.
+    A pack that fails is not written, and packs judged against it are not either.
+    Returns the failures, one line each."""
+    made = {p.name for p in plans}
+    for p in plans:                     # a missing earlier pack is an error before any work
+        earlier_packs(out, [n for n in p.prior if n not in made])
+    jobs = [jobs_of(p.buckets, p.seed) for p in plans]
+    t0 = time.perf_counter()
+    flat = run_jobs(", ".join(p.name for p in plans), [j for js in jobs for j in js],
+                    workers, scheduler)
+    if timings is not None:
+        timings["jobs"] = time.perf_counter() - t0
+    failures: list[str] = []
+    failed: set[str] = set()
+    at = 0
+    for plan, js in zip(plans, jobs):
+        t = time.perf_counter()
+        results, at = flat[at:at + len(js)], at + len(js)
+        lost = [n for n in plan.prior if n in failed]
+        if lost:
+            failures.append(f"{plan.name}: not generated, it is judged against {lost[0]}, "
+                            "which failed")
+            failed.add(plan.name)
+            continue
+        found = _finish_pack(plan, bucket_results(plan.buckets, plan.seed, js, results), out)
+        if found:
+            failed.add(plan.name)
+        failures += found
+        if timings is not None:
+            timings[plan.name] = time.perf_counter() - t
+    return failures
+
+
+def _finish_pack(plan: PackPlan, results: list[BucketResult], out: Path) -> list[str]:
+    """Settle, report, order and write one pack (nothing written when it fails)."""
+    if plan.world is not None:
+        w = world(plan.world)
+        prior = earlier_packs(out, plan.prior) + [w.tutorial]
+        results = settle(plan.buckets, results, plan.seed, prior)
+        print_report(f"World {w.number} ({w.name}) seed {plan.seed}", results)
+        failures = [r.failed for r in results if r.failed]
+        levels = order_world(w.tutorial, results, w.number)
+        if not failures:                # never write a world the verifier would reject
+            failures += judge.curve_problems([lv.optimal for lv in levels[1:]],
+                                             f"world {w.number}")
+        meta = {"pack": plan.name, "name": w.name, "world": w.number, "mechanic": w.mechanic,
+                "seed": plan.seed, "generator": GENERATOR_VERSION}
+    else:
+        prior = earlier_packs(out, plan.prior)
+        results = settle(plan.buckets, results, plan.seed, prior)
+        print_report(f"Daily pool seed {plan.seed}"
+                     + ("" if plan.pool == DAILY_POOL else f" ({plan.pool} levels)"), results)
+        failures = [r.failed for r in results if r.failed]
+        levels = [lv.replace(id=f"d-{i:03d}")
+                  for i, lv in enumerate(interleave_dailies(results), 1)]
+        if not failures and len(levels) != plan.pool:
+            failures.append(f"daily pool has {len(levels)} levels, expected {plan.pool}")
+        meta = {"pack": plan.name, "name": "Daily pool", "world": None, "mechanic": "mixed",
+                "seed": plan.seed, "generator": GENERATOR_VERSION}
     if not failures:
-        write_pack_and_report(out, w.pack, meta, levels,
-                              {"pack": w.pack, "seed": seed, "generator": GENERATOR_VERSION,
+        write_pack_and_report(out, plan.name, meta, levels,
+                              {"pack": plan.name, "seed": plan.seed,
+                               "generator": GENERATOR_VERSION,
                                "buckets": [r.report for r in results]})
     return failures
+
+
+def _world_pack(number: int, seed: int | None, workers: int, out: Path,
+                scheduler: str | None = None) -> list[str]:
+    return generate_packs([world_plan(number, seed)], workers, out, scheduler)
+
+
+def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | None = None,
+                  pool: int = DAILY_POOL) -> list[str]:
+    return generate_packs([dailies_plan(seed, pool)], workers, out, scheduler)
 
 
 def finish_tutorial(tut: Level) -> Level:
@@ -599,49 +811,36 @@ def dailies_pack_name(pool: int) -> str:
     return "dailies" if pool == DAILY_POOL else f"dailies-pool-{pool}"
 
 
-def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | None = None,
-                  pool: int = DAILY_POOL) -> list[str]:
-    seed = DAILY_SEED if seed is None else seed
-    name = dailies_pack_name(pool)
-    buckets = scaled_daily_buckets(pool)
-    prior = earlier_packs(out, [w.pack for w in WORLDS])
-    results = run_buckets(name, buckets, seed, workers, scheduler)
-    results = settle(buckets, results, seed, prior)
-    print_report(f"Daily pool seed {seed}" + ("" if pool == DAILY_POOL else f" ({pool} levels)"),
-                 results)
-    failures = [r.failed for r in results if r.failed]
-    levels = [lv.replace(id=f"d-{i:03d}") for i, lv in enumerate(interleave_dailies(results), 1)]
-    if not failures and len(levels) != pool:
-        failures.append(f"daily pool has {len(levels)} levels, expected {pool}")
-    meta = {"pack": name, "name": "Daily pool", "world": None, "mechanic": "mixed",
-            "seed": seed, "generator": GENERATOR_VERSION}
-    if not failures:
-        write_pack_and_report(out, name, meta, levels,
-                              {"pack": name, "seed": seed, "generator": GENERATOR_VERSION,
-                               "buckets": [r.report for r in results]})
-    return failures
+def all_plans() -> list[PackPlan]:
+    """The whole product: worlds 1-5, then the daily pool (judged against them all)."""
+    return [world_plan(w.number) for w in WORLDS] + [dailies_plan()]
 
 
 def bench_generate(workers: int) -> int:
-    """`python -m lumina.bench generate`: full regeneration into a temp dir (wall and
-    CPU seconds per pack; the machine's load average is printed, it is shared)."""
+    """`python -m lumina.bench generate`: full regeneration (`generate --all`) into a
+    temp dir: wall and CPU seconds, the jobs' share, and each pack's settle-and-write
+    time (the machine's load average is printed, it is shared)."""
+    import contextlib
+    import io
     import os
     import resource
     import tempfile
     print(f"bench: load average before {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     cpu0 = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        failures = []
-        for w in WORLDS:
-            t = time.perf_counter()
-            failures += _world_pack(w.number, None, workers, Path(tmp))
-            print(f"bench: world {w.number} {time.perf_counter() - t:.1f} s")
-        t = time.perf_counter()
-        failures += _dailies_pack(None, workers, Path(tmp))
-        print(f"bench: dailies {time.perf_counter() - t:.1f} s")
+        report = io.StringIO()
+        with contextlib.redirect_stdout(report):
+            failures = generate_packs(all_plans(), workers, Path(tmp), timings=timings)
         total = time.perf_counter() - t0
     cpu = (time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime) - cpu0
+    jobs = sum(len(jobs_of(p.buckets, p.seed)) for p in all_plans())
+    print(f"bench: {jobs} jobs (shallow buckets and deep slots) on {workers} workers: "
+          f"{timings.get('jobs', 0):.1f} s wall")
+    for name, sec in timings.items():
+        if name != "jobs":
+            print(f"bench: {name} settled and written in {sec:.1f} s")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"bench: full regeneration (5 worlds + dailies, {workers} workers): {total:.1f} s "
@@ -659,11 +858,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         description="Generate deterministic Lumina packs.")
     ap.add_argument("--world", type=int, action="append", help="world number (repeatable)")
     ap.add_argument("--dailies", action="store_true", help="generate the daily pool only")
+    ap.add_argument("--all", action="store_true",
+                    help="worlds 1-5 and the daily pool, in one run (what the committed "
+                         "packs are)")
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
     ap.add_argument("--workers", type=int_in(1, 64), default=1)
     ap.add_argument("--out", type=Path, default=Path("packs"))
     ap.add_argument("--scheduler", metavar="ADDRESS",
-                    help="run the bucket tasks on this Dask scheduler (tcp://HOST:8786); "
+                    help="run the generation tasks on this Dask scheduler (tcp://HOST:8786); "
                          "--workers is then how many cluster workers to wait for")
     ap.add_argument("--pool", type=int_in(1, 100_000), default=DAILY_POOL,
                     help=f"daily pool size with --dailies (default {DAILY_POOL}; another size "
@@ -673,18 +875,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise UsageError("--workers must be at least 1")
     if args.dailies and args.world:
         raise UsageError("--dailies and --world are separate runs")
+    if args.all and (args.dailies or args.world):
+        raise UsageError("--all is every pack: use it without --world or --dailies")
+    if args.all and args.seed is not None:
+        raise UsageError("--seed overrides one pack's seed: use it with --world or --dailies")
     if args.pool != DAILY_POOL and not args.dailies:
         raise UsageError("--pool is the size of the daily pool: use it with --dailies")
     for n in args.world or ():
         if n not in {w.number for w in WORLDS}:
             raise UsageError(f"--world {n}: worlds are 1..{len(WORLDS)}")
     check_writable_folder(args.out)         # before any work, not after the whole world
-    failures: list[str] = []
-    if args.dailies:
-        failures += _dailies_pack(args.seed, args.workers, args.out, args.scheduler, args.pool)
+    if args.all:
+        plans = all_plans()
+    elif args.dailies:
+        plans = [dailies_plan(args.seed, args.pool)]
     else:
-        for n in args.world or [w.number for w in WORLDS]:
-            failures += _world_pack(n, args.seed, args.workers, args.out, args.scheduler)
+        plans = [world_plan(n, args.seed) for n in args.world or [w.number for w in WORLDS]]
+    failures = generate_packs(plans, args.workers, args.out, args.scheduler)
     for f in failures:
         print(f"FAILED: {f} (nothing written for that pack)", file=sys.stderr)
     return 1 if failures else 0

@@ -61,7 +61,7 @@ def _die_once(marker: str, job):
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        return generate.generate_bucket(*job)
+        return generate.run_job(job)
     os.write(fd, str(os.getpid()).encode())
     os.close(fd)
     os._exit(1)
@@ -148,7 +148,7 @@ def test_world_through_the_scheduler_is_byte_identical(cluster, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     proc = _gen(remote, "--world", "1", "--scheduler", cluster.scheduler_address, "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-2000:]
-    n = len(world(1).buckets)
+    n = len(generate.jobs_of(world(1).buckets, world(1).seed))
     assert "on the cluster at" in proc.stderr and f"{n}/{n}" in proc.stderr
     assert _files(remote) == _files(local)
     assert set(_files(remote)) == {"world-1.json", "report-world-1.json"}
@@ -178,7 +178,7 @@ def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, tmp_p
 @pytest.mark.slow
 def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, monkeypatch):
     marker = tmp_path / "killed"
-    monkeypatch.setattr(generate, "_bucket_job", functools.partial(_die_once, str(marker)))
+    monkeypatch.setattr(generate, "_job", functools.partial(_die_once, str(marker)))
     before = set(cluster.scheduler_info["workers"])
     out = tmp_path / "out"
     code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
@@ -195,7 +195,7 @@ def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, mo
 @pytest.mark.slow
 def test_task_that_keeps_killing_workers_is_one_line_and_writes_nothing(cluster, tmp_path, capsys,
                                                                          monkeypatch):
-    monkeypatch.setattr(generate, "_bucket_job", _always_die)
+    monkeypatch.setattr(generate, "_job", _always_die)
     out = tmp_path / "out"
     out.mkdir()
     code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,

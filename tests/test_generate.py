@@ -14,8 +14,9 @@ import pytest
 
 from lumina import judge
 from lumina.engine import Board, level_at, measure, solve
-from lumina.generate import (GENERATOR_VERSION, BucketResult, Verdicts, generate_bucket,
-                             harvest, run_buckets, settle, solved_layout)
+from lumina.generate import (GENERATOR_VERSION, BucketResult, Verdicts, assemble_bucket,
+                             bucket_results, generate_bucket, generate_slot, harvest, jobs_of,
+                             run_buckets, run_jobs, settle, solved_layout)
 from lumina.packfile import read_pack
 from lumina.worlds import (DAILY_BUCKETS, DAILY_POOL, GATES, WORLDS, Bucket, daily_id,
                            daily_index, world)
@@ -33,8 +34,8 @@ QUICK = (
            beam=True, mirrors=(1, 2)),
     Bucket(name="q-deep", width=6, height=6, band=(12, 14), levels=2, blockers=(7, 12),
            deep=400),
-    Bucket(name="q-chain", width=6, height=6, band=(11, 14), levels=3, blockers=(7, 12),
-           twists={"rime": 1}, deep=400, chain=True),
+    Bucket(name="q-slots", width=6, height=6, band=(11, 14), levels=3, blockers=(7, 12),
+           twists={"rime": 1}, deep=400),
 )
 
 
@@ -58,12 +59,37 @@ def test_buckets_are_byte_identical_with_one_and_two_workers():
     assert all(r.failed is None for r in one), [r.failed for r in one]
 
 
-def test_a_chained_bucket_climbs_through_distinct_layouts():
+def test_a_deep_bucket_fills_each_target_from_its_own_layout():
     r = generate_bucket(QUICK[4], 5)
-    assert r.failed is None and r.report["mix"]["chain"]
+    assert r.failed is None
     assert r.report["search"]["searches"] >= QUICK[4].levels
     assert len({judge.family_key(lv) for lv in r.levels}) == QUICK[4].levels
     assert all(lv.analysis.crystal_optimal < lv.optimal for lv in r.levels)
+
+
+def test_deep_slots_run_side_by_side_equal_the_serial_bucket():
+    """settle regenerates a bucket with generate_bucket (slots one after another), so
+    the slots run as separate jobs must assemble to exactly that."""
+    serial = generate_bucket(QUICK[3], 11)
+    jobs = jobs_of([QUICK[3]], 11)
+    assert len(jobs) == QUICK[3].levels
+    side = bucket_results([QUICK[3]], 11, jobs, run_jobs("slots", jobs, 2))[0]
+    assert _levels_json([serial]) == _levels_json([side])
+    assert serial.report == side.report
+
+
+def test_slot_nearly_duplicating_an_earlier_slot_is_rerun_with_it_as_prior():
+    b = QUICK[3]
+    first = generate_slot(b, 4, 0)
+    assert first.level is not None
+    clash = dataclasses.replace(first, slot=1)        # slot 2 came back with slot 1's board
+    r = assemble_bucket(b, 4, [first, clash])
+    assert r.failed is None and len(r.levels) == 2
+    index = judge.NearIndex()
+    index.add(first.level, first.level.id)
+    other = [lv for lv in r.levels if lv.desc() != first.level.desc()]
+    assert len(other) == 1 and index.find(other[0]) is None
+    assert other[0].desc() == generate_slot(b, 4, 1, prior=[first.level]).level.desc()
 
 
 def test_a_different_seed_gives_different_levels():

@@ -30,12 +30,6 @@ from lumina.render import site
 ROOT = Path(__file__).resolve().parents[1]
 REAL_PACKS = ROOT / "packs"
 FIXTURES = ROOT / "tests" / "fixtures" / "packs"
-# The committed packs predate issue 9's judge (unbound twists, near duplicates, a flat
-# campaign), so verify and publish refuse them: re-enable when they carry lumina-gen/2.
-needs_new_packs = pytest.mark.skipif(
-    {read_pack(p).meta.get("generator") for p in verify.default_paths(REAL_PACKS)}
-    != {"lumina-gen/2"},
-    reason="committed packs predate issue 9's judge; re-enable when they carry lumina-gen/2")
 LEVEL = {"id": "h-01", "width": 6, "height": 5, "exit": {"side": "right", "index": 2},
          "blocks": [{"kind": "key", "x": 0, "y": 2, "w": 2, "h": 1},
                     {"kind": "crystal", "x": 3, "y": 1, "w": 1, "h": 2}]}
@@ -261,7 +255,7 @@ def test_read_only_out_for_generate_checked_before_working(tmp_path, monkeypatch
 
     def no_work(*a, **k):
         raise AssertionError("generation started before --out was checked")
-    monkeypatch.setattr(generate, "run_buckets", no_work)
+    monkeypatch.setattr(generate, "run_jobs", no_work)
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
     outs = [a_file, a_file / "sub", Path("/proc/lumina-no-such-dir")]
@@ -365,7 +359,6 @@ def test_kill_between_publish_renames(tmp_path, monkeypatch, exchange):
 
 
 @pytest.mark.slow
-@needs_new_packs
 def test_kill_between_publish_renames_strace(tmp_path):
     """The same, from outside: strace kills the real CLI on the committed packs at each
     rename syscall (strace's fault injection; skipped where strace cannot trace)."""
@@ -525,7 +518,6 @@ def test_python_m_lumina_lists_commands():
         assert f"python -m lumina.{cmd}" in proc.stdout
 
 
-@needs_new_packs
 def test_verify_packs_folder(capsys):
     assert cli.guarded(verify.main, [str(REAL_PACKS)]) == 0
     out = capsys.readouterr().out
