@@ -193,15 +193,8 @@ def test_verification_is_called_on_every_pack_before_building(tmp_path, monkeypa
                      "dailies.json"]]
 
 
-# The committed packs predate issue 9's judge (unbound twists, near duplicates, a flat
-# campaign), so publish refuses them: re-enable when every pack carries lumina-gen/2.
-needs_new_packs = pytest.mark.skipif(
-    {json.loads(p.read_text()).get("generator") for p in site.pack_paths(REAL_PACKS)}
-    != {"lumina-gen/2"},
-    reason="committed packs predate issue 9's judge; re-enable when they carry lumina-gen/2")
 
 
-@needs_new_packs
 def test_publish_real_packs_end_to_end(tmp_path):
     out = tmp_path / "site"
     assert publish.main(["--packs", str(REAL_PACKS), "--out", str(out)]) == 0
@@ -437,7 +430,6 @@ def test_bench_site_reports_seconds_and_weight(capsys):
     assert "heaviest level page" in capsys.readouterr().out
 
 
-@needs_new_packs
 def test_committed_site_matches_a_fresh_build_of_packs(tmp_path):
     """site/ is committed: it must be exactly what `python -m lumina.publish` makes."""
     committed = REAL_PACKS.parent / "site"
