@@ -35,7 +35,8 @@ from typing import Any
 
 from lumina.engine import Board, LayoutSweep, exact_sweep, level_at, solve
 from lumina.engine import Outcome
-from lumina.model import (MAX_MOVABLE, Beam, Block, Exit, Level, LevelError, Mirror)
+from lumina.model import (BEAM_STEP, MAX_MOVABLE, Beam, Block, Exit, Level, LevelError, Mirror,
+                          beam_start, mirror_turn, random_light)
 
 TWIST_KINDS = ("sand", "ice", "rime")
 SIDES = ("left", "right", "top", "bottom")
@@ -192,39 +193,11 @@ def _beam_frame(rng: random.Random, spec: Any) -> _Frame | None:
     key = Block(kind="key", x=rng.randrange(W - kw + 1), y=rng.randrange(H - kh + 1), w=kw, h=kh)
     bdir = rng.choice(("N", "E", "S", "W"))
     beam = Beam(dir=bdir, offset=rng.randrange(kh if bdir in "EW" else kw))
-    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[bdir]
-    if bdir == "E":
-        x, y = key.x + key.w, key.y + beam.offset
-    elif bdir == "W":
-        x, y = key.x - 1, key.y + beam.offset
-    elif bdir == "S":
-        x, y = key.x + beam.offset, key.y + key.h
-    else:
-        x, y = key.x + beam.offset, key.y - 1
-    lo, hi = getattr(spec, "mirrors", (0, 0))
-    want = rng.randint(lo, hi)
-    keycells = set(key.cells())
-    path: list[tuple[int, int]] = []
-    mirrors: list[Mirror] = []
-    while 0 <= x < W and 0 <= y < H:
-        if (x, y) in keycells or (x, y) in path:
-            return None
-        if len(mirrors) < want and path and rng.random() < 0.45:
-            tilt = rng.choice(("/", "\\"))
-            mirrors.append(Mirror(x=x, y=y, tilt=tilt))
-            dx, dy = (-dy, -dx) if tilt == "/" else (dy, dx)
-        path.append((x, y))
-        x, y = x + dx, y + dy
-    if len(mirrors) < lo or len(path) < 2:
+    traced = random_light(rng, W, H, key, beam, getattr(spec, "mirrors", (0, 0)))
+    if traced is None:
         return None
-    if x < 0:
-        exit_ = Exit(side="left", index=y)
-    elif x >= W:
-        exit_ = Exit(side="right", index=y)
-    elif y < 0:
-        exit_ = Exit(side="top", index=x)
-    else:
-        exit_ = Exit(side="bottom", index=x)
+    path, mirrors, exit_ = traced
+    keycells = set(key.cells())
     lane = ("row", key.y) if key.horizontal else ("col", key.x)
     return _Frame(spec=spec, W=W, H=H, exit=exit_, key=key, beam=beam, mirrors=tuple(mirrors),
                   reserved=frozenset(path) | frozenset(keycells), lane=lane)
@@ -257,16 +230,8 @@ def _frame_of(level: Level, spec: Any) -> _Frame:
 
 def _light_path(level: Level) -> set[tuple[int, int]]:
     """The cells the light crosses in `level` as laid out (key where it stands)."""
-    key, beam = level.key, level.beam
-    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[beam.dir]
-    if beam.dir == "E":
-        x, y = key.x + key.w, key.y + beam.offset
-    elif beam.dir == "W":
-        x, y = key.x - 1, key.y + beam.offset
-    elif beam.dir == "S":
-        x, y = key.x + beam.offset, key.y + key.h
-    else:
-        x, y = key.x + beam.offset, key.y - 1
+    x, y = beam_start(level.key, level.beam)
+    dx, dy = BEAM_STEP[level.beam.dir]
     tilt = {(m.x, m.y): m.tilt for m in level.mirrors}
     path: set[tuple[int, int]] = set()
     for _ in range(level.width * level.height * 4):
@@ -274,7 +239,7 @@ def _light_path(level: Level) -> set[tuple[int, int]]:
             break
         path.add((x, y))
         if (x, y) in tilt:
-            dx, dy = (-dy, -dx) if tilt[(x, y)] == "/" else (dy, dx)
+            dx, dy = mirror_turn(dx, dy, tilt[(x, y)])
         x, y = x + dx, y + dy
     return path
 
@@ -560,7 +525,6 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
             trace.append((sweeps, best_metric))
             if best_metric >= target:
                 reached = sweeps
-    best_blockers, best_walls = list(cur_blockers), list(cur_walls)
     history = [cur_score] * tuning.history
     names = [n for n, w in tuning.weights for _ in range(w)]
     since_best = 0
@@ -591,7 +555,6 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
         history[v] = cur_score
         if score > best_score:
             best_score, best_level = score, lv.replace(id="layout")
-            best_blockers, best_walls = list(got[0]), list(got[1])
             metric = _metric(sw, binding)
             if metric > best_metric:
                 best_metric = metric

@@ -39,7 +39,7 @@ from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import (Board, Candidate, LayoutSweep, Outcome, exact_sweep,
                            level_at, measure, solve)
 from lumina.executor import run_ordered
-from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror
+from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.safeio import check_writable_folder
 from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
@@ -125,46 +125,6 @@ def _assign_twists(rng: random.Random, bucket: Bucket, blockers: list[Block]) ->
     return out
 
 
-def _beam_path(rng: random.Random, bucket: Bucket, key: Block, beam: Beam
-               ) -> tuple[list[tuple[int, int]], list[Mirror], Exit] | None:
-    """Walk light from the key, turning at randomly placed mirrors, to a boundary."""
-    W, H = bucket.width, bucket.height
-    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[beam.dir]
-    if beam.dir == "E":
-        x, y = key.x + key.w, key.y + beam.offset
-    elif beam.dir == "W":
-        x, y = key.x - 1, key.y + beam.offset
-    elif beam.dir == "S":
-        x, y = key.x + beam.offset, key.y + key.h
-    else:
-        x, y = key.x + beam.offset, key.y - 1
-    want = rng.randint(*bucket.mirrors)
-    keycells = set(key.cells())
-    path: list[tuple[int, int]] = []
-    mirrors: list[Mirror] = []
-    while 0 <= x < W and 0 <= y < H:
-        if (x, y) in keycells or (x, y) in path:
-            return None
-        turn = len(mirrors) < want and len(path) >= 1 and rng.random() < 0.45
-        if turn:
-            tilt = rng.choice(("/", "\\"))
-            mirrors.append(Mirror(x=x, y=y, tilt=tilt))
-            dx, dy = (-dy, -dx) if tilt == "/" else (dy, dx)
-        path.append((x, y))
-        x, y = x + dx, y + dy
-    if len(mirrors) < bucket.mirrors[0] or len(path) < 2:
-        return None
-    if x < 0:
-        exit_ = Exit(side="left", index=y)
-    elif x >= W:
-        exit_ = Exit(side="right", index=y)
-    elif y < 0:
-        exit_ = Exit(side="top", index=x)
-    else:
-        exit_ = Exit(side="bottom", index=x)
-    return path, mirrors, exit_
-
-
 def solved_layout(bucket: Bucket, rng: random.Random, level_id: str = "layout") -> Level | None:
     """Phase A: key on the lantern (or its light on it), blockers scattered off the way.
 
@@ -180,7 +140,7 @@ def solved_layout(bucket: Bucket, rng: random.Random, level_id: str = "layout") 
                     w=kw, h=kh)
         bdir = rng.choice(("N", "E", "S", "W"))
         beam = Beam(dir=bdir, offset=rng.randrange(kh if bdir in "EW" else kw))
-        traced = _beam_path(rng, bucket, key, beam)
+        traced = random_light(rng, W, H, key, beam, bucket.mirrors)
         if traced is None:
             return None
         path, mirrors, exit_ = traced

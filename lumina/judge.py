@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
-from lumina.model import Analysis, Level
+from lumina.model import BEAM_STEP, Analysis, Level, beam_start
 
 # ---------------------------------------------------------------------------
 # Thresholds (RULES.md Quality; the numbers are calibrated in docs/RULES-DECISIONS.md).
@@ -96,7 +96,7 @@ def signature(level: Level) -> str:
 # flip x and/or y in the (possibly transposed) grid.
 _SYMMETRIES = tuple((t, fx, fy) for t in (False, True) for fx in (False, True)
                     for fy in (False, True))
-_DIR_VEC = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+_DIR_VEC = BEAM_STEP
 _VEC_DIR = {v: k for k, v in _DIR_VEC.items()}
 
 
@@ -139,14 +139,6 @@ def _exit_point(level: Level) -> tuple[int, int]:
             "bottom": (i, level.height)}[side]
 
 
-def _beam_start(level: Level) -> tuple[int, int]:
-    """The beam's first cell (RULES.md Winning) for the key where it stands."""
-    k, b = level.key, level.beam
-    assert b is not None
-    return {"E": (k.x + k.w, k.y + b.offset), "W": (k.x - 1, k.y + b.offset),
-            "S": (k.x + b.offset, k.y + k.h), "N": (k.x + b.offset, k.y - 1)}[b.dir]
-
-
 @dataclass(frozen=True)
 class _Image:
     """A board under one symmetry, before translation."""
@@ -165,7 +157,7 @@ def _images(level: Level) -> list[_Image]:
         s = _Sym(sym, level.width, level.height)
         beam = None
         if level.beam is not None:
-            beam = (_VEC_DIR[s.vec(*_DIR_VEC[level.beam.dir])], *s.point(*_beam_start(level)))
+            beam = (_VEC_DIR[s.vec(*_DIR_VEC[level.beam.dir])], *s.point(*beam_start(level.key, level.beam)))
         out.append(_Image(
             head=f"{s.w}x{s.h}:{level.win}", exit=s.point(*_exit_point(level)), beam=beam,
             key_index=level.key_index,

@@ -116,6 +116,61 @@ class Mirror:
     tilt: str
 
 
+# The light's geometry (RULES.md Winning), written once for Python: where it leaves
+# the key, how a mirror turns it, and the random walk of light the generators lay out.
+BEAM_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def beam_start(key: Block, beam: Beam) -> tuple[int, int]:
+    """The beam's first cell for the key where it stands."""
+    return {"E": (key.x + key.w, key.y + beam.offset), "W": (key.x - 1, key.y + beam.offset),
+            "S": (key.x + beam.offset, key.y + key.h), "N": (key.x + beam.offset, key.y - 1)
+            }[beam.dir]
+
+
+def mirror_turn(dx: int, dy: int, tilt: str) -> tuple[int, int]:
+    """The light's new step after a mirror of `tilt` ("/" or "\\")."""
+    return (-dy, -dx) if tilt == "/" else (dy, dx)
+
+
+def exit_at(x: int, y: int, width: int, height: int) -> Exit:
+    """The lantern at the cell (x, y) just outside a width x height grid."""
+    if x < 0:
+        return Exit(side="left", index=y)
+    if x >= width:
+        return Exit(side="right", index=y)
+    if y < 0:
+        return Exit(side="top", index=x)
+    return Exit(side="bottom", index=x)
+
+
+def random_light(rng: Any, width: int, height: int, key: Block, beam: Beam,
+                 mirrors: tuple[int, int]) -> tuple[list[tuple[int, int]], list[Mirror], Exit] | None:
+    """Walk the key's light to the boundary, turning at up to rng.randint(*mirrors)
+    mirrors placed at random (a turn with chance 0.45 per cell after the first):
+    the cells it crosses, the mirrors, and the lantern where it leaves. None when the
+    light meets the key or its own path, or turns fewer than mirrors[0] times, or
+    crosses fewer than 2 cells."""
+    x, y = beam_start(key, beam)
+    dx, dy = BEAM_STEP[beam.dir]
+    want = rng.randint(*mirrors)
+    keycells = set(key.cells())
+    path: list[tuple[int, int]] = []
+    placed: list[Mirror] = []
+    while 0 <= x < width and 0 <= y < height:
+        if (x, y) in keycells or (x, y) in path:
+            return None
+        if len(placed) < want and path and rng.random() < 0.45:
+            tilt = rng.choice(("/", "\\"))
+            placed.append(Mirror(x=x, y=y, tilt=tilt))
+            dx, dy = mirror_turn(dx, dy, tilt)
+        path.append((x, y))
+        x, y = x + dx, y + dy
+    if len(placed) < mirrors[0] or len(path) < 2:
+        return None
+    return path, placed, exit_at(x, y, width, height)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Analysis:
     """What makes a level hard, measured by `lumina.engine.measure` (RULES.md, Quality).
