@@ -1,7 +1,6 @@
 """`python -m lumina`: list the commands (each one is `python -m lumina.<command>`)."""
 from __future__ import annotations
 
-import sys
 from typing import Sequence
 
 from lumina.cli import ArgumentParser, run

@@ -285,7 +285,7 @@ def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
         lines += [json.dumps(lv.to_json(), separators=(",", ":")) for lv in found]
         reach = f"reached {target} at sweep {r.reached_at_sweep}" if hit else f"missed {target}"
         print(f"seed {seed}: deepest {r.deepest} (solver: {par}); {reach}; {r.sweeps} sweeps, "
-              f"{r.work:,} states; {cpu:.1f} CPU s" + (f" to reach" if hit else ""), flush=True)
+              f"{r.work:,} states; {cpu:.1f} CPU s" + (" to reach" if hit else ""), flush=True)
     if out is not None:
         atomic_write(out, "".join(line + "\n" for line in lines))
     reached = sum(t != float("inf") for t in times)

@@ -24,7 +24,7 @@ import pytest
 from lumina import bench, cli, publish, safeio, verify
 from lumina.desc import from_desc, from_rush_hour
 from lumina.model import Level, LevelError
-from lumina.packfile import PackError, read_pack, write_pack, write_pack_and_report
+from lumina.packfile import write_pack, write_pack_and_report
 from lumina.render import site
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,6 @@ tutorials and curves. Every board is drawn as ASCII; its symmetric images are dr
 by transforming the rows here, independently of the judge's own geometry."""
 from __future__ import annotations
 
-import pytest
 
 from lumina.desc import from_grid
 from lumina.engine import measure, solve

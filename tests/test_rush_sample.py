@@ -8,8 +8,6 @@ to a win, and a full component sweep must count exactly CLUSTER states.
 
 from __future__ import annotations
 
-import pytest
-
 import reference as R
 
 import lumina.engine as E  # noqa: E402  (an unbuilt engine fails here, never skips)

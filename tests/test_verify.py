@@ -7,13 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from lumina.desc import from_grid
 from lumina.engine import measure, solve
 from lumina.judge import analysis, family_key
 from lumina.model import Beam, Exit, Level
-from lumina.packfile import read_json, write_pack
+from lumina.packfile import write_pack
 from lumina.verify import default_paths, verify_paths
 from lumina.worlds import world
 

@@ -24,6 +24,8 @@ Insight: 20 px a cell and 6 px of frame; the lantern sits in the frame.
 from __future__ import annotations
 
 import io
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from lumina.model import Block, Level

@@ -135,7 +135,7 @@ def test_undo_and_reset(page, base_url, packs, errors):
     page.click("#reset")
     assert moves_shown(page) == 0 and dom_positions(page) == start
     assert page.locator("#undo").is_disabled()
-    page.locator(f'#board [data-block="0"]').focus()
+    page.locator('#board [data-block="0"]').focus()
     drag(page, lv, lv["solution"][0])
     page.keyboard.press("u")                     # U undoes from the keyboard
     assert moves_shown(page) == 0
