@@ -14,6 +14,7 @@ seconds of this process (the machine is shared, so wall time is noisier).
 from __future__ import annotations
 
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -193,10 +194,13 @@ TUNED_WORKERS = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": N
                  "distributed.worker.profile.enabled": False}
 
 
-def bench_cluster(pool: int, workers: int) -> int:
+def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Path("packs")
+                  ) -> int:
     """`--dailies --pool N` three times in one run: on the local process pool of
     `workers` processes, then on a local Dask cluster of as many single-thread worker
-    processes (the same cores) with Dask's defaults, then with TUNED_WORKERS. Prints
+    processes (the same cores) with Dask's defaults, then (unless `tuned` is False)
+    with TUNED_WORKERS. A pool is judged against the five worlds, so each run's
+    folder gets a copy of the world packs in `packs` first. Prints
     wall and CPU seconds of each (CPU: this process plus its pool children, or plus
     the cluster's worker processes), the ratios to the local pool and whether the
     bytes agree."""
@@ -209,6 +213,19 @@ def bench_cluster(pool: int, workers: int) -> int:
     except ImportError:
         raise UsageError("bench cluster needs Dask: pip install -e '.[cluster]'") from None
     from lumina.generate import _dailies_pack, dailies_pack_name
+    from lumina.worlds import WORLDS
+
+    worlds = [packs / f"{w.pack}.json" for w in WORLDS]
+    for p in worlds:
+        if not p.is_file():
+            raise UsageError(f"{p}: missing; a daily pool is judged against the five worlds "
+                             "(run from the project folder, or give --packs)")
+
+    def folder(path: Path) -> Path:
+        path.mkdir()
+        for p in worlds:
+            shutil.copyfile(p, path / p.name)
+        return path
 
     def cpu_children() -> float:
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -218,17 +235,16 @@ def bench_cluster(pool: int, workers: int) -> int:
     starts: dict[str, float] = {}
     same: dict[str, bool] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        local = Path(tmp) / "local"
-        local.mkdir()
+        local = folder(Path(tmp) / "local")
         print(f"bench: daily pool of {pool} levels ({dailies_pack_name(pool)}), {workers} workers")
         w0, c0, k0 = time.perf_counter(), time.process_time(), cpu_children()
         with contextlib.redirect_stdout(io.StringIO()):
             failed = _dailies_pack(None, workers, local, None, pool)
         rows["local pool"] = (time.perf_counter() - w0, time.process_time() - c0,
                               cpu_children() - k0, failed)
-        for name, config in (("local cluster", {}), ("tuned cluster", TUNED_WORKERS)):
-            out = Path(tmp) / name.replace(" ", "-")
-            out.mkdir()
+        runs = [("local cluster", {})] + ([("tuned cluster", TUNED_WORKERS)] if tuned else [])
+        for name, config in runs:
+            out = folder(Path(tmp) / name.replace(" ", "-"))
             with dask.config.set(config):
                 t = time.perf_counter()
                 with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
@@ -329,6 +345,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     cl.add_argument("--pool", type=int_in(1, 100_000), default=174, help="daily pool size")
     cl.add_argument("--workers", type=int_in(1, 64), default=2,
                     help="pool processes, and cluster workers (one thread each)")
+    cl.add_argument("--packs", type=Path, default=Path("packs"),
+                    help="where the world packs are (a pool is judged against them)")
+    cl.add_argument("--no-tuned", action="store_true",
+                    help="skip the third run (a cluster with TUNED_WORKERS): a large pool "
+                         "takes minutes per run")
     dp = sub.add_parser("deep", help="deep layout search: seeds reaching --target moves")
     dp.add_argument("--target", type=int_in(1, 200), required=True)
     dp.add_argument("--seeds", type=int_in(1, 1000), default=5)
@@ -338,7 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     dp.add_argument("--out", type=Path, default=None, help="write the found levels as JSON lines")
     args = ap.parse_args(argv)
     if args.what == "cluster":
-        return bench_cluster(args.pool, args.workers)
+        return bench_cluster(args.pool, args.workers, tuned=not args.no_tuned, packs=args.packs)
     if args.what == "deep":
         from lumina.deep import BENCH_BUDGET
         return bench_deep(args.target, args.seeds, args.size, args.budget or BENCH_BUDGET, args.out)

@@ -230,3 +230,20 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path, address):
     assert len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert err[0].startswith("lumina.generate: error: --scheduler ") and address in err[0]
     assert list(out.iterdir()) == []
+
+
+# ---------------------------------------------------------------------------
+# The benchmark.
+
+@pytest.mark.slow
+def test_bench_cluster_judges_the_pool_against_the_worlds(capsys, tmp_path):
+    """The pool is judged against the five worlds in its --out: the bench ran it in
+    an empty folder, so every run failed on the missing world packs."""
+    from lumina import bench
+    assert bench.main(["cluster", "--pool", "2", "--no-tuned", "--packs", str(PACKS)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("local pool", "local cluster"))]
+    assert len(rows) == 2 and "FAILED" not in out, out
+    assert rows[1].split()[-1] == "yes", out            # the same bytes on the cluster
+    assert "tuned cluster" not in out
+    assert cli.guarded(bench.main, ["cluster", "--pool", "2", "--packs", str(tmp_path)]) == 2
