@@ -284,6 +284,9 @@ def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
 
     from lumina.deep import bench_spec, deepest_levels, search
     from lumina.safeio import atomic_write
+    from lumina.engine import keep_freed_memory
+
+    keep_freed_memory()                 # as the generator's jobs do
 
     spec = bench_spec(*size)
     print(f"deep search: {size[0]}x{size[1]} crystal, blockers {spec.blockers[0]}-"

@@ -37,7 +37,7 @@ from typing import Iterator, Sequence
 from lumina import deep, judge
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import (Board, Candidate, LayoutSweep, Outcome, exact_sweep,
-                           level_at, measure, solve)
+                           keep_freed_memory, level_at, measure, solve)
 from lumina.executor import run_ordered
 from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.packfile import PackError, read_pack, write_pack_and_report
@@ -554,6 +554,7 @@ def jobs_of(buckets: Sequence[Bucket], seed: int) -> list[Job]:
 
 
 def run_job(job: Job) -> BucketResult | SlotResult:
+    keep_freed_memory()                 # whichever process runs it: pool, cluster, this one
     if job.slot is None:
         return generate_bucket(job.bucket, job.seed)
     return generate_slot(job.bucket, job.seed, job.slot)

@@ -92,6 +92,13 @@ def test_slot_nearly_duplicating_an_earlier_slot_is_rerun_with_it_as_prior():
     assert other[0].desc() == generate_slot(b, 4, 1, prior=[first.level]).level.desc()
 
 
+def test_jobs_keep_freed_memory_for_the_next_sweep():
+    """glibc returned every sweep's arrays and faulted them in again (8x the page
+    faults of one slot); a job asks it once per process to keep them."""
+    from lumina.engine import keep_freed_memory
+    assert keep_freed_memory() is True and keep_freed_memory() is True
+
+
 def test_a_different_seed_gives_different_levels():
     a = generate_bucket(QUICK[0], 1)
     b = generate_bucket(QUICK[0], 2)
