@@ -35,11 +35,9 @@ from typing import Any
 
 from lumina.engine import Board, LayoutSweep, exact_sweep, level_at, solve
 from lumina.engine import Outcome
-from lumina.model import (BEAM_STEP, MAX_MOVABLE, Beam, Block, Exit, Level, LevelError, Mirror,
-                          beam_start, mirror_turn, random_light)
+from lumina.model import (BEAM_STEP, MAX_MOVABLE, SIDES, TWIST_KINDS, Beam, Block, Exit, Level,
+                          LevelError, Mirror, beam_start, mirror_turn, random_light)
 
-TWIST_KINDS = ("sand", "ice", "rime")
-SIDES = ("left", "right", "top", "bottom")
 SEARCH_STATE_CAP = 500_000       # a component past this is rejected (not scored)
 
 
@@ -324,71 +322,51 @@ def _m_remove(rng, frame, blockers, walls):
     return out, walls
 
 
-def _m_move(rng, frame, blockers, walls):
-    if not blockers:
-        return None
-    i = rng.randrange(len(blockers))
-    b = blockers[i]
-    taken = _occupied(frame, blockers, walls, skip=i)
-    nb = _random_block(rng, frame, taken, kind=b.kind, shape=(b.w, b.h), tries=20)
-    if nb is None or nb == b:
-        return None
-    out = list(blockers)
-    out[i] = nb
-    return out, walls
+def _one_block(change):
+    """A mutation that replaces one random blocker `b` by `change(rng, frame, b, taken)`
+    (`taken`: every other occupied cell); None, the same block, or one that does not
+    fit leaves the layout as it was (the mutation returns None)."""
+    def mutate(rng, frame, blockers, walls):
+        if not blockers:
+            return None
+        i = rng.randrange(len(blockers))
+        b = blockers[i]
+        taken = _occupied(frame, blockers, walls, skip=i)
+        nb = change(rng, frame, b, taken)
+        if nb is None or nb == b or not _fits(nb, taken, frame.W, frame.H):
+            return None
+        out = list(blockers)
+        out[i] = nb
+        return out, walls
+    return mutate
 
 
-def _m_nudge(rng, frame, blockers, walls):
-    if not blockers:
-        return None
-    i = rng.randrange(len(blockers))
-    b = blockers[i]
+@_one_block
+def _m_move(rng, frame, b, taken):
+    return _random_block(rng, frame, taken, kind=b.kind, shape=(b.w, b.h), tries=20)
+
+
+@_one_block
+def _m_nudge(rng, frame, b, taken):
     dx, dy = rng.choice(((1, 0), (-1, 0), (0, 1), (0, -1)))
-    nb = _with(b, x=b.x + dx, y=b.y + dy)
-    if not _fits(nb, _occupied(frame, blockers, walls, skip=i), frame.W, frame.H):
-        return None
-    out = list(blockers)
-    out[i] = nb
-    return out, walls
+    return _with(b, x=b.x + dx, y=b.y + dy)
 
 
-def _m_resize(rng, frame, blockers, walls):
-    if not blockers:
-        return None
-    i = rng.randrange(len(blockers))
-    b = blockers[i]
-    taken = _occupied(frame, blockers, walls, skip=i)
+@_one_block
+def _m_resize(rng, frame, b, taken):
     long_ = max(b.w, b.h)
     grow = 3 if long_ == 2 else 2
     shift = rng.choice((0, -1)) if grow > long_ else rng.choice((0, 1))
-    if b.horizontal:
-        nb = _with(b, x=b.x + shift, w=grow)
-    else:
-        nb = _with(b, y=b.y + shift, h=grow)
-    if not _fits(nb, taken, frame.W, frame.H):
-        return None
-    out = list(blockers)
-    out[i] = nb
-    return out, walls
+    return _with(b, x=b.x + shift, w=grow) if b.horizontal else _with(b, y=b.y + shift, h=grow)
 
 
-def _m_turn(rng, frame, blockers, walls):
-    if not blockers:
-        return None
-    i = rng.randrange(len(blockers))
-    b = blockers[i]
-    taken = _occupied(frame, blockers, walls, skip=i)
-    cells = b.cells()
-    cx, cy = rng.choice(cells)                    # pivot on one of its cells
+@_one_block
+def _m_turn(rng, frame, b, taken):
+    cx, cy = rng.choice(b.cells())                # pivot on one of its cells
     length = max(b.w, b.h)
     k = rng.randrange(length)
-    nb = (_with(b, x=cx, y=cy - k, w=1, h=length) if b.horizontal
-          else _with(b, x=cx - k, y=cy, w=length, h=1))
-    if not _fits(nb, taken, frame.W, frame.H):
-        return None
-    out = list(blockers)
-    out[i] = nb
-    return out, walls
+    return (_with(b, x=cx, y=cy - k, w=1, h=length) if b.horizontal
+            else _with(b, x=cx - k, y=cy, w=length, h=1))
 
 
 def _m_wall(rng, frame, blockers, walls):

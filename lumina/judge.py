@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Protocol, Sequence
 
-from lumina.model import BEAM_STEP, Analysis, Level, beam_start
+from lumina.model import BEAM_STEP, TWIST_KINDS, Analysis, Level, beam_start
 
 # ---------------------------------------------------------------------------
 # Thresholds (RULES.md Quality; the numbers are calibrated in docs/RULES-DECISIONS.md).
@@ -38,8 +38,7 @@ BEAM_MAX_PLANS = 40            # beam candidates measured stay far below (at mos
 MAX_DEAD_SHARE = 0.40          # non-key blocks that never move in any optimal solution
 BEAM_MAX_DEAD_SHARE = 0.67     # beam layouts are pinned by the light path and mirrors
 
-TWIST_KINDS = ("sand", "ice", "rime")
-MECHANICS = ("crystal", "sand", "ice", "rime", "beam")
+MECHANICS = ("crystal", *TWIST_KINDS, "beam")
 REASONS = ("unbound", "plans", "dead_blocks")      # judge_level's verdicts, cheapest first
 
 # Curve and campaign rules (RULES.md "The curve climbs"; numbers from issue 9).

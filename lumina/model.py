@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("key", "crystal", "sand", "ice", "rime")
+TWIST_KINDS = ("sand", "ice", "rime")     # the kinds whose rules differ from crystal
+KINDS = ("key", "crystal", *TWIST_KINDS)
 FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the state
 SIDES = ("left", "right", "top", "bottom")
 DIRS = ("N", "E", "S", "W")

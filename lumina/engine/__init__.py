@@ -15,6 +15,7 @@ from lumina.engine.board import Board
 from lumina.engine import solve as _solve
 from lumina.engine import graph as _graph
 from lumina.engine.sweep import backward_sweep, goal_sweep
+from lumina.model import TWIST_KINDS, Block
 
 DEFAULT_STATE_CAP = 500_000
 DEFAULT_SOLUTION_CAP = 1_000_000
@@ -231,7 +232,6 @@ def _layout_sweep(r: dict, per_depth: int, seed: int) -> LayoutSweep:
 def level_at(layout, state: int, id: str):
     """The level whose blocks stand where `state` (a key on Board(layout)) puts them;
     kinds, walls, mirrors, exit, win and beam carried over by `Level.replace`."""
-    from lumina.model import Block
     board = layout if isinstance(layout, Board) else Board(layout)
     lv = board.level
     positions, _ = board.decode(state)
@@ -241,8 +241,6 @@ def level_at(layout, state: int, id: str):
                       name=None, tutorial=False)
 
 
-TWIST_KINDS = ("sand", "ice", "rime")
-
 
 def _board(level) -> Board:
     return level if isinstance(level, Board) else Board(level)
@@ -251,7 +249,6 @@ def _board(level) -> Board:
 def crystal(level):
     """The same board with every sand, ice and rime block replaced by a crystal block of
     the same shape and place (RULES.md's crystal par is this board's par)."""
-    from lumina.model import Block
     return level.replace(blocks=tuple(
         Block(kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h) if b.kind in TWIST_KINDS else b
         for b in level.blocks))

@@ -13,9 +13,7 @@ RULES.md "Quality"), so new packs with new measures read correctly without edits
 """
 from __future__ import annotations
 
-from lumina.model import Level
-
-TWIST_KINDS = ("sand", "ice", "rime")
+from lumina.model import TWIST_KINDS, Level
 
 
 def _n(x: int) -> str:
