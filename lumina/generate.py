@@ -39,7 +39,7 @@ from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import (Board, Candidate, LayoutSweep, Outcome, exact_sweep,
                            keep_freed_memory, level_at, measure, solve)
 from lumina.executor import run_ordered
-from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.model import TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.safeio import check_writable_folder
 from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
@@ -57,7 +57,6 @@ SEARCHES_PER_LEVEL = 4     # deep buckets: at most this many searches per level 
 # deep search's defaults are retuned for `bench deep`: lumina-gen/3 packs are made with
 # fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000).
 SEARCH_TUNING = deep.Tuning(stall=1000, restart="fresh")
-TWIST_KINDS = ("sand", "ice", "rime")
 REJECTION_REASONS = ("layout", "sweep_capped", "shallow", "unsolvable", "exhausted",
                      "already_solved", "under_band", "over_band", "band_full", "duplicate", "near_duplicate",
                      "unbound", "plans", "dead_blocks")
@@ -403,6 +402,8 @@ def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] =
         start = None if result.deepest >= target else result.layout
     if level is not None:
         level = level.replace(id=f"{bucket.name}-{slot + 1:02d}")
+    if verdicts.mismatches:
+        work["sweep_mismatches"] = verdicts.mismatches
     return SlotResult(bucket=bucket.name, slot=slot, level=level,
                       rejected=dict(sorted(verdicts.rejected.items())),
                       work=dict(sorted(work.items())), seconds=time.perf_counter() - t0)
@@ -422,6 +423,8 @@ def _report(bucket: Bucket, targets: list[int], accepted: list[Level], rejected:
     if bucket.deep:
         report["search"] = {"searches": work["searches"], "sweeps": work["search_sweeps"],
                             "states": work["search_states"], "deepest": work["search_deepest"]}
+    if work["sweep_mismatches"]:        # an engine bug if ever non-zero: reported
+        report["sweep_mismatches"] = work["sweep_mismatches"]
     return report
 
 
@@ -488,9 +491,8 @@ def generate_bucket(bucket: Bucket, seed: int, prior: Sequence[Level] = ()) -> B
         if verdicts.full:
             break
     accepted = sorted(verdicts.accepted, key=lambda lv: (lv.optimal, signature(lv)))
+    work["sweep_mismatches"] = verdicts.mismatches
     report = _report(bucket, verdicts.targets, accepted, verdicts.rejected, work)
-    if verdicts.mismatches:
-        report["sweep_mismatches"] = verdicts.mismatches
     failed = None
     if len(accepted) < len(verdicts.targets):
         failed = (f"bucket {bucket.name}: only {len(accepted)} of {len(verdicts.targets)} "
@@ -676,8 +678,16 @@ def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
     A pack that fails is not written, and packs judged against it are not either.
     Returns the failures, one line each."""
     made = {p.name for p in plans}
+    read: dict[str, list[Level]] = {}   # each earlier pack is read from `out` once
+
+    def prior_of(names: Sequence[str]) -> list[Level]:
+        for n in names:
+            if n not in read:
+                read[n] = earlier_packs(out, [n])
+        return [lv for n in names for lv in read[n]]
+
     for p in plans:                     # a missing earlier pack is an error before any work
-        earlier_packs(out, [n for n in p.prior if n not in made])
+        prior_of([n for n in p.prior if n not in made])
     jobs = [jobs_of(p.buckets, p.seed) for p in plans]
     t0 = time.perf_counter()
     flat = run_jobs(", ".join(p.name for p in plans), [j for js in jobs for j in js],
@@ -696,7 +706,8 @@ def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
                             "which failed")
             failed.add(plan.name)
             continue
-        found = _finish_pack(plan, bucket_results(plan.buckets, plan.seed, js, results), out)
+        found = _finish_pack(plan, bucket_results(plan.buckets, plan.seed, js, results),
+                             prior_of(plan.prior), out)
         if found:
             failed.add(plan.name)
         failures += found
@@ -705,12 +716,13 @@ def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
     return failures
 
 
-def _finish_pack(plan: PackPlan, results: list[BucketResult], out: Path) -> list[str]:
-    """Settle, report, order and write one pack (nothing written when it fails)."""
+def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level], out: Path
+                 ) -> list[str]:
+    """Settle against `prior` (the earlier packs' levels), report, order and write one
+    pack (nothing written when it fails)."""
     if plan.world is not None:
         w = world(plan.world)
-        prior = earlier_packs(out, plan.prior) + [w.tutorial]
-        results = settle(plan.buckets, results, plan.seed, prior)
+        results = settle(plan.buckets, results, plan.seed, prior + [w.tutorial])
         print_report(f"World {w.number} ({w.name}) seed {plan.seed}", results)
         failures = [r.failed for r in results if r.failed]
         levels = order_world(w.tutorial, results, w.number)
@@ -720,7 +732,6 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], out: Path) -> list
         meta = {"pack": plan.name, "name": w.name, "world": w.number, "mechanic": w.mechanic,
                 "seed": plan.seed, "generator": GENERATOR_VERSION}
     else:
-        prior = earlier_packs(out, plan.prior)
         results = settle(plan.buckets, results, plan.seed, prior)
         print_report(f"Daily pool seed {plan.seed}"
                      + ("" if plan.pool == DAILY_POOL else f" ({plan.pool} levels)"), results)
@@ -739,19 +750,9 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], out: Path) -> list
     return failures
 
 
-def _world_pack(number: int, seed: int | None, workers: int, out: Path,
-                scheduler: str | None = None) -> list[str]:
-    return generate_packs([world_plan(number, seed)], workers, out, scheduler)
-
-
 def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | None = None,
                   pool: int = DAILY_POOL) -> list[str]:
     return generate_packs([dailies_plan(seed, pool)], workers, out, scheduler)
-
-
-def finish_tutorial(tut: Level) -> Level:
-    """A tutorial carries its proven optimum, solution and measures like any level."""
-    return proven(tut)
 
 
 def interleave_dailies(results: Sequence[BucketResult]) -> list[Level]:

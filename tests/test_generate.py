@@ -78,6 +78,16 @@ def test_deep_slots_run_side_by_side_equal_the_serial_bucket():
     assert serial.report == side.report
 
 
+def test_sweep_mismatches_of_deep_slots_reach_the_bucket_report():
+    """A candidate whose re-solved par differs from the sweep's is an engine bug the
+    report must show; deep slots counted it and then dropped it."""
+    b = QUICK[3]
+    s = generate_slot(b, 4, 0)
+    assert "sweep_mismatches" not in assemble_bucket(b, 4, [s]).report
+    odd = dataclasses.replace(s, work={**s.work, "sweep_mismatches": 2})
+    assert assemble_bucket(b, 4, [odd]).report["sweep_mismatches"] == 2
+
+
 def test_slot_nearly_duplicating_an_earlier_slot_is_rerun_with_it_as_prior():
     b = QUICK[3]
     first = generate_slot(b, 4, 0)
