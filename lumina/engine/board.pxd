@@ -1,6 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport uint64_t
-from lumina.engine._core cimport Core
+from lumina.engine.rules cimport Core
 
 cdef class Board:
     cdef Core c

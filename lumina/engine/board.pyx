@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Board: one level compiled into bitboard tables, with the Python-facing rules API.
 
-Every method here is a thin, checked wrapper around a nogil kernel in `_core.pxd`;
+Every method here is a thin, checked wrapper around a nogil kernel in `rules.pxd`;
 the solver and the sweeps call the same kernels, so there is one definition of a
 legal move and one of winning.
 
@@ -14,7 +14,7 @@ each a precomputed mask (bits y*4+2 and (y+1)*4+2):
            . . . .           . . . .           . . I .
 """
 from libc.stdint cimport uint64_t
-from lumina.engine._core cimport (
+from lumina.engine.rules cimport (
     Core, MAXB, MAXP, MAXMOVES, K_KEY, K_CRYSTAL, K_SAND, K_ICE, K_RIME,
     SIDE_LEFT, SIDE_RIGHT, SIDE_TOP, SIDE_BOTTOM,
     pos_of, occupancy, flag_set, thaw, do_move, gen_moves, trace_from, key_beam, solved)

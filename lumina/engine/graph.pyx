@@ -26,10 +26,10 @@ count never enumerates sequences.
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset
-from lumina.engine._core cimport (
-    Core, Table, Arrays, MAXB, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move,
-    solved, thaw, table_init, table_free, table_add, table_get, table_prefetch,
-    arrays_free, arrays_push, search_open)
+from lumina.engine.rules cimport (
+    Core, MAXB, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move, solved, thaw)
+from lumina.engine.table cimport Table, table_free, table_add, table_get, table_prefetch
+from lumina.engine.search cimport Arrays, arrays_free, arrays_push, search_open
 from lumina.engine.board cimport Board
 
 cdef enum:

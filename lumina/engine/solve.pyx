@@ -16,10 +16,9 @@ the DAG count needs:
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, calloc, free
-from lumina.engine._core cimport (
-    Core, Table, Arrays, MAXB, MAXMOVES, gen_moves, gen_moves_skip, do_move, solved,
-    table_prefetch,
-    table_free, table_add, table_get, arrays_free, arrays_push, search_open)
+from lumina.engine.rules cimport Core, MAXB, MAXMOVES, gen_moves, gen_moves_skip, do_move, solved
+from lumina.engine.table cimport Table, table_prefetch, table_free, table_add, table_get
+from lumina.engine.search cimport Arrays, arrays_free, arrays_push, search_open
 from lumina.engine.board cimport Board
 
 DEF_STATE_CAP = 500_000

@@ -13,9 +13,9 @@ Insight: seeding with all goals is what makes the depth honest.
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, free
-from lumina.engine._core cimport (
-    Core, Table, Arrays, K_SAND, K_ICE, K_RIME, expand, solved,
-    table_free, table_add, arrays_free, arrays_push, search_open)
+from lumina.engine.rules cimport Core, K_SAND, K_ICE, K_RIME, solved
+from lumina.engine.table cimport Table, table_free, table_add
+from lumina.engine.search cimport Arrays, expand, arrays_free, arrays_push, search_open
 from lumina.engine.board cimport Board
 
 
