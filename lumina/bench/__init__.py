@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m lumina.bench BENCHMARK` (see __main__)."""
