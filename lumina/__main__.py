@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from lumina.bench import BENCHMARKS
 from lumina.cli import ArgumentParser, run
 
 COMMANDS = (
@@ -11,7 +12,7 @@ COMMANDS = (
     ("generate", "[--world N] [--dailies] [--seed S] [--workers N] [--out DIR]",
      "regenerate the packs (deterministic per seed)"),
     ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE", "solve a level, desc or Rush Hour board"),
-    ("bench", "solver | generate | strategies | site", "benchmarks that print their figures"),
+    ("bench", " | ".join(name for name, _ in BENCHMARKS), "benchmarks that print their figures"),
     ("vectors", "", "emit the engine parity vectors for the JS tests"),
 )
 

@@ -591,15 +591,3 @@ def deepest_levels(result: DeepResult, count: int, min_par: int = 1, id_prefix: 
             out.append(lv.replace(optimal=sol.optimal, solution=sol.moves))
     return out
 
-
-# ---------------------------------------------------------------------------
-# The benchmark's spec (python -m lumina.bench deep).
-
-BENCH_BUDGET = 20_000            # sweeps per seed
-
-
-def bench_spec(width: int, height: int) -> DeepSpec:
-    """A crystal spec for a WxH grid: blockers from a fifth to two fifths of the cells
-    (6x6: 7 to 14, where classic 40-50-move Rush Hour boards live), no walls."""
-    cells = width * height
-    return DeepSpec(width, height, blockers=(max(1, cells // 5), min(MAX_MOVABLE - 1, cells * 2 // 5)))

@@ -750,11 +750,6 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level]
     return failures
 
 
-def _dailies_pack(seed: int | None, workers: int, out: Path, scheduler: str | None = None,
-                  pool: int = DAILY_POOL) -> list[str]:
-    return generate_packs([dailies_plan(seed, pool)], workers, out, scheduler)
-
-
 def interleave_dailies(results: Sequence[BucketResult]) -> list[Level]:
     """Round-robin across buckets so the mechanic changes from day to day."""
     queues = [list(r.levels) for r in results]
@@ -776,43 +771,6 @@ def dailies_pack_name(pool: int) -> str:
 def all_plans() -> list[PackPlan]:
     """The whole product: worlds 1-5, then the daily pool (judged against them all)."""
     return [world_plan(w.number) for w in WORLDS] + [dailies_plan()]
-
-
-def bench_generate(workers: int) -> int:
-    """`python -m lumina.bench generate`: full regeneration (`generate --all`) into a
-    temp dir: wall and CPU seconds, the jobs' share, and each pack's settle-and-write
-    time (the machine's load average is printed, it is shared)."""
-    import contextlib
-    import io
-    import os
-    import resource
-    import tempfile
-    print(f"bench: load average before {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    cpu0 = time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    timings: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        report = io.StringIO()
-        with contextlib.redirect_stdout(report):
-            failures = generate_packs(all_plans(), workers, Path(tmp), timings=timings)
-        total = time.perf_counter() - t0
-    cpu = (time.process_time() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime) - cpu0
-    jobs = sum(len(jobs_of(p.buckets, p.seed)) for p in all_plans())
-    print(f"bench: {jobs} jobs (shallow buckets and deep slots) on {workers} workers: "
-          f"{timings.get('jobs', 0):.1f} s wall")
-    for name, sec in timings.items():
-        if name != "jobs":
-            print(f"bench: {name} settled and written in {sec:.1f} s")
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"bench: full regeneration (5 worlds + dailies, {workers} workers): {total:.1f} s "
-          f"wall, {cpu:.1f} CPU s")
-    print(f"bench: load average after {os.getloadavg()[0]:.2f}")
-    print(f"bench: peak RSS {max(rss, kids):.0f} MB (this process {rss:.0f} MB, "
-          f"largest worker {kids:.0f} MB)")
-    for f in failures:
-        print(f"bench: FAILED {f}")
-    return 1 if failures else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

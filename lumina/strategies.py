@@ -1,6 +1,8 @@
 """The three generation strategies, measured side by side (issues 5 and 9).
 
     python -m lumina.bench strategies [--quick] [--out packs/strategies.json]
+    (the benchmark that runs it, prints the tables and writes the JSON:
+    lumina/bench/strategies.py)
 
 The article's lesson: two plausible generators produced wrong levels without ever
 failing, and only re-solving every candidate showed it. This module makes that
@@ -48,7 +50,6 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, NamedTuple, Sequence
 
 from lumina import judge
@@ -56,10 +57,8 @@ from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep,
                            measure, solve)
 from lumina.generate import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
 from lumina.model import Block, Level
-from lumina.packfile import write_json
 from lumina.worlds import Bucket
 
-COMMAND = "python -m lumina.bench strategies"
 CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
 FILTERS = ("duplicate", "near_duplicate", *judge.REASONS)
 
@@ -168,10 +167,6 @@ BUCKETS: dict[str, tuple[Bucket, int]] = {b.name: (b, seed) for b, seed in (
     (_bucket("rime-6x6", "6x6", (9, 11), (9, 12), twists={"rime": 1, "sand": 1}), 404),
     (_bucket("beam-5x5", "5x5", (4, 6), (4, 6), beam=True, mirrors=(1, 2)), 505),
 )}
-BENCH_BUCKETS = ("crystal-4x4", "crystal-5x5", "crystal-6x6", "crystal-6x6-12", "sand-6x5",
-                 "ice-6x6", "rime-6x6", "beam-5x5")
-QUICK_BUCKETS = ("crystal-5x5", "crystal-6x6", "sand-6x5")
-FULL_LAYOUTS, QUICK_LAYOUTS = 150, 20
 PER_LAYOUT = 24   # our own budget, fixed here so the lead tuning the generator never moves it
 
 
@@ -291,82 +286,3 @@ def run_all(buckets: Sequence[str], n_layouts: int, per_layout: int = PER_LAYOUT
         for s in strategies:
             rows.append(run_strategy(s, bucket, layouts, per_layout, filters))
     return rows
-
-
-def _pct(n: int, total: int) -> str:
-    return f"{100 * n / total:.0f}%" if total else "-"
-
-
-def format_table(rows: Sequence[Row]) -> list[str]:
-    """The table as Markdown lines (counts by reason, never one summed total)."""
-    head = ("| strategy | bucket | candidates | already solved | under band | in band | "
-            "over band | unsolvable | exhausted | survivors | CPU s |")
-    lines = [head, "|" + "---|" * (head.count("|") - 1)]
-    for r in rows:
-        j = r.to_json()
-        n = j["candidates"]
-        cells = [r.strategy, r.bucket, str(n)]
-        cells += [f"{j[c]} ({_pct(j[c], n)})" if j[c] else "0" for c in CLASSES]
-        cells += [str(r.survivors), f"{r.seconds:.1f}"]
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
-
-
-def format_labels(rows: Sequence[Row]) -> list[str]:
-    """How honest each strategy's claimed count was (solved candidates only)."""
-    lines = ["| strategy | bucket | claimed more than real | exact | claimed less |",
-             "|---|---|---|---|---|"]
-    for r in rows:
-        lv = r.label_vs_real()
-        n = sum(lv.values())
-        lines.append(f"| {r.strategy} | {r.bucket} | " + " | ".join(
-            f"{lv[k]} ({_pct(lv[k], n)})" if lv[k] else "0"
-            for k in ("claimed_more", "exact", "claimed_less")) + " |")
-    return lines
-
-
-def format_filters(rows: Sequence[Row]) -> list[str]:
-    """What the judge rejected among in-band candidates, by reason."""
-    lines = ["| strategy | bucket | in band | " + " | ".join(f.replace("_", " ") for f in FILTERS)
-             + " | survivors |", "|---|---|---|" + "---|" * len(FILTERS) + "---|"]
-    for r in rows:
-        lines.append(f"| {r.strategy} | {r.bucket} | {r.counts['in_band']} | "
-                     + " | ".join(str(r.filtered[f]) for f in FILTERS) + f" | {r.survivors} |")
-    return lines
-
-
-def bench_strategies(quick: bool, out: Path) -> int:
-    """`python -m lumina.bench strategies`: print the table and write it as JSON."""
-    buckets = QUICK_BUCKETS if quick else BENCH_BUCKETS
-    n_layouts = QUICK_LAYOUTS if quick else FULL_LAYOUTS
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    rows = run_all(buckets, n_layouts)
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    command = COMMAND + (" --quick" if quick else "")
-    print(f"{command}: {len(buckets)} buckets x {n_layouts} layouts x at most {PER_LAYOUT} "
-          f"candidates per layout and strategy; every candidate re-solved by BFS")
-    for line in format_table(rows):
-        print(line)
-    print()
-    for line in format_labels(rows):
-        print(line)
-    print()
-    for line in format_filters(rows):
-        print(line)
-    print(f"total: {wall:.1f} s wall, {cpu:.1f} s CPU")
-    doc = {"command": command,
-           "budget": {"layouts": n_layouts, "per_layout": PER_LAYOUT, "per_depth": PER_DEPTH,
-                      "sweep_state_cap": SWEEP_STATE_CAP, "solve_state_cap": SOLVE_STATE_CAP},
-           "buckets": [_bucket_json(*BUCKETS[n]) for n in buckets],
-           "rows": [r.to_json() for r in rows]}
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json(out, doc)
-    print(f"wrote {out}")
-    return 0
-
-
-def _bucket_json(bucket: Bucket, seed: int) -> dict:
-    return {"bucket": bucket_label(bucket), "name": bucket.name, "seed": seed,
-            "size": f"{bucket.width}x{bucket.height}", "band": list(bucket.band),
-            "blockers": list(bucket.blockers), "twists": dict(sorted(bucket.twists.items())),
-            "walls": list(bucket.walls)}

@@ -205,7 +205,7 @@ def test_analyse_bad_level_file_names_level_and_field(capsys, tmp_path):
 # ------------------------------------------------------------ benchmarks (figures only)
 
 def test_bench_analyse_prints_a_row_per_depth(capsys, tmp_path):
-    from lumina.bench import main as bench_main
+    from lumina.bench.__main__ import main as bench_main
     rows = [r for r in LINES if r[0] in (3, 5)][:4]
     path = tmp_path / "rush.txt"
     path.write_text("".join(f"{mm} {b} {c}\n" for mm, b, c in rows))
@@ -220,7 +220,7 @@ def test_bench_analyse_prints_a_row_per_depth(capsys, tmp_path):
 
 
 def test_bench_bad_arguments_exit_2(capsys):
-    from lumina.bench import main as bench_main
+    from lumina.bench.__main__ import main as bench_main
     for argv in (["analyse", "--rush", "no-such.txt"], ["sweep", "--layouts", "0"]):
         with pytest.raises(SystemExit) as e:
             run(bench_main, argv)
@@ -231,7 +231,8 @@ def test_bench_bad_arguments_exit_2(capsys):
 
 @pytest.mark.slow
 def test_bench_sweep_runs_every_bucket(capsys):
-    from lumina.bench import SWEEP_BUCKETS, main as bench_main
+    from lumina.bench.__main__ import main as bench_main
+    from lumina.bench.sweep import SWEEP_BUCKETS
     assert bench_main(["sweep", "--layouts", "1"]) == 0
     out = capsys.readouterr().out
     assert all(any(ln.startswith(name) for ln in out.splitlines()) for name in SWEEP_BUCKETS)

@@ -239,7 +239,7 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path, address):
 def test_bench_cluster_judges_the_pool_against_the_worlds(capsys, tmp_path):
     """The pool is judged against the five worlds in its --out: the bench ran it in
     an empty folder, so every run failed on the missing world packs."""
-    from lumina import bench
+    from lumina.bench import __main__ as bench
     assert bench.main(["cluster", "--pool", "2", "--no-tuned", "--packs", str(PACKS)]) == 0
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith(("local pool", "local cluster"))]

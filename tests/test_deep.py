@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lumina.deep import DeepSpec, Tuning, bench_spec, deepest_levels, random_layout, search
+from lumina.bench.deep import bench_spec
+from lumina.deep import DeepSpec, Tuning, deepest_levels, random_layout, search
 from lumina.engine import Board, crystal, exact_sweep, solve
 from lumina.model import Level
 from lumina.worlds import Bucket

@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from lumina import bench, cli, publish, safeio, verify
+from lumina import cli, publish, safeio, verify
+from lumina.bench import __main__ as bench
+from lumina.bench import site as bench_site, strategies as bench_strategies
 from lumina.desc import from_desc, from_rush_hour
 from lumina.model import Level, LevelError
 from lumina.packfile import write_pack, write_pack_and_report
@@ -542,15 +544,14 @@ def test_dots_in_rush_boards():
 
 
 def test_bench_site_exits_0(capsys, monkeypatch):
-    monkeypatch.setattr(site, "bench_site", lambda *a, **k: print("site: 3 files") or {"seconds": 1})
+    monkeypatch.setattr(bench_site, "bench_site", lambda *a, **k: print("site: 3 files") or {"seconds": 1})
     assert cli.guarded(bench.main, ["site"]) == 0
     assert "site: 3 files" in capsys.readouterr().out
 
 
 def test_quick_bench_does_not_overwrite_committed_file(monkeypatch, tmp_path):
-    from lumina import strategies
     seen = []
-    monkeypatch.setattr(strategies, "bench_strategies", lambda quick, out: seen.append((quick, out)) or 0)
+    monkeypatch.setattr(bench_strategies, "bench_strategies", lambda quick, out: seen.append((quick, out)) or 0)
     committed = Path("packs/strategies.json")
     assert bench.main(["strategies", "--quick"]) == 0
     assert seen[-1][0] and seen[-1][1] is not None and seen[-1][1].resolve() != committed.resolve()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from lumina import publish, sitedata
+from lumina.bench.site import bench_site
 from lumina.model import Level
 from lumina.packfile import read_pack
 from lumina.render import assets, charts, pages, site, thumbs, words
@@ -424,7 +425,7 @@ def test_star_words_follow_the_star_rule():
 
 
 def test_bench_site_reports_seconds_and_weight(capsys):
-    res = site.bench_site(FIXTURES)
+    res = bench_site(FIXTURES)
     assert res["heaviest_bytes"] < LIMIT and "seconds" in res and res["static_gzip_bytes"] < res["static_bytes"]
     assert 0 < res["heaviest_gzip_bytes"] < res["heaviest_bytes"]
     assert "heaviest level page" in capsys.readouterr().out

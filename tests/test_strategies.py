@@ -13,7 +13,8 @@ import json
 
 import pytest
 
-from lumina.strategies import CLASSES, STRATEGIES, bench_strategies, bucket_by_name, run_all
+from lumina.bench.strategies import bench_strategies
+from lumina.strategies import CLASSES, STRATEGIES, bucket_by_name, run_all
 
 RUN_BUCKETS = ("crystal-5x5", "crystal-6x6", "sand-6x5", "ice-6x6", "rime-6x6")
 RUN_LAYOUTS = 20

@@ -14,14 +14,11 @@ keys, so the same packs give a byte-identical site. The URL layout is in docs/SI
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import posixpath
 import re
-import sys
-import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
 import jinja2
 
@@ -35,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 
 __all__ = ["SiteError", "Writer", "gather", "pack_paths", "render", "build", "page_weight",
-           "level_pages", "tree_hash", "bench_site", "TEMPLATES"]
+           "level_pages", "tree_hash", "TEMPLATES"]
 
 
 def environment(templates: Path) -> jinja2.Environment:
@@ -118,7 +115,6 @@ def page_loads(files: dict[str, bytes], rel: str) -> set[str]:
 def page_weight(files: dict[str, bytes], rel: str, gzipped: bool = False) -> int:
     """Bytes of a page plus everything it loads first (`page_loads`), images excluded; with
     `gzipped`, each file's gzip size (what travels over a compressing server)."""
-    import gzip
     size = (lambda b: len(gzip.compress(b, mtime=0))) if gzipped else len
     return size(files[rel]) + sum(size(files[p]) for p in page_loads(files, rel))
 
@@ -135,29 +131,3 @@ def tree_hash(root: Path) -> str:
         if p.is_file():
             h.update(p.relative_to(root).as_posix().encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
-
-
-def bench_site(packs_dir: Path | str | None = None) -> dict[str, Any]:
-    """Build the site from `packs_dir` (default: packs/) into a temp dir; print the
-    seconds and the weight of the heaviest level page with its scripts and CSS, raw and
-    gzip-compressed."""
-    import gzip
-    packs_dir = Path(packs_dir) if packs_dir else ROOT / "packs"
-    with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        writer = build(packs_dir, Path(tmp) / "site")
-        secs = time.perf_counter() - t0
-    weights = {p: page_weight(writer.files, p) for p in level_pages(writer.files)}
-    heaviest = max(weights, key=lambda p: (weights[p], p)) if weights else None
-    scripts = sorted(p for p in writer.files if p.endswith((".js", ".css")))
-    raw = sum(len(writer.files[p]) for p in scripts)
-    gz = sum(len(gzip.compress(writer.files[p], mtime=0)) for p in scripts)
-    result = {"seconds": round(secs, 3), "pages": len(writer.files),
-              "heaviest_level_page": heaviest, "heaviest_bytes": weights.get(heaviest, 0),
-              "heaviest_gzip_bytes": page_weight(writer.files, heaviest, gzipped=True) if heaviest else 0,
-              "static_bytes": raw, "static_gzip_bytes": gz}
-    print(f"site: {len(writer.files)} files in {secs:.2f} s; heaviest level page {heaviest} "
-          f"{result['heaviest_bytes']} bytes with scripts and css (limit 60000), "
-          f"{result['heaviest_gzip_bytes']} gzipped; all scripts+css {raw} bytes minified, {gz} gzipped")
-    sys.stdout.flush()
-    return result

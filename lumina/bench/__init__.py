@@ -1,0 +1,71 @@
+"""Benchmarks: timings printed as figures, never pass/fail (`python -m lumina.bench`).
+
+One module per benchmark, each with `arguments(parser)` and `run(args) -> int`;
+`BENCHMARKS` below names them with their `--help` line, in that order, and
+`__main__` imports only the benchmark it runs (so one benchmark's memory and
+start-up never include another's); `pybfs` is the solver benchmark's baseline. Ratios are measured side by side in one run, in
+CPU seconds of the process (the machine may be shared, so wall time is noisier).
+
+Benchmark data (the rush sample, the C BFS) is found by one rule, `data_file`: inside
+the repository first (`tests/data/`), then in the `shared` folder beside the
+repository root (`../shared/reference/`, `../shared/bench/`).
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+from pathlib import Path
+from typing import Sequence
+
+from lumina.cli import UsageError
+
+BENCHMARKS: tuple[tuple[str, str], ...] = (
+    ("solver", "Cython BFS vs plain-Python BFS on the rush sample"),
+    ("analyse", "measure() on every rush-sample board: time, plans by depth"),
+    ("sweep", "exact sweep vs crystal sweep on the same 6x6 layouts"),
+    ("deep", "deep layout search: seeds reaching --target moves"),
+    ("strategies", "the three generation strategies side by side"),
+    ("generate", "full regeneration of the packs into a temp folder"),
+    ("cluster", "a daily pool: local process pool vs a local Dask cluster"),
+    ("site", "site build time and page weight"),
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA_DIRS = (ROOT / "tests" / "data", ROOT.parent / "shared" / "reference",
+             ROOT.parent / "shared" / "bench")
+
+
+def data_file(name: str) -> Path:
+    """The benchmark data file `name`: the first of DATA_DIRS that holds it.
+    UsageError (one line, exit 2) naming the folders looked in when none does."""
+    for d in DATA_DIRS:
+        if (d / name).is_file():
+            return d / name
+    raise UsageError(f"{name}: not found in {', '.join(str(d) for d in DATA_DIRS)} "
+                     "(pass the file)")
+
+
+def rush_argument(ap: argparse.ArgumentParser) -> None:
+    """`--rush FILE`: a file of Rush Hour boards (default: the rush sample)."""
+    ap.add_argument("--rush", type=Path, default=None,
+                    help="Rush Hour file (MM BOARD CLUSTER; default: the rush sample)")
+
+
+def rush_file(given: Path | None) -> Path:
+    """The `--rush` file: the one given, else the rush sample (`data_file`)."""
+    if given is None:
+        return data_file("rush-sample.txt")
+    if not given.exists():
+        raise UsageError(f"{given}: no such file (pass --rush)")
+    return given
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def median(xs: Sequence[float]) -> float:
+    s = sorted(xs)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
