@@ -9,7 +9,7 @@ seconds of this process (the machine is shared, so wall time is noisier).
     python -m lumina.bench analyse     measure() on every rush-sample board: time, plans by depth
     python -m lumina.bench sweep       exact sweep vs crystal sweep on the same 6x6 layouts
     python -m lumina.bench cluster     a daily pool on the local pool vs a local Dask cluster
-    python -m lumina.bench deep        deep layout search (lumina.deep) to --target moves per seed
+    python -m lumina.bench deep        deep layout search (lumina.gen.search) to --target moves per seed
 """
 from __future__ import annotations
 
@@ -278,12 +278,12 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
 
 def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
                out: Path | None) -> int:
-    """`lumina.deep.search` on a crystal layout per seed: the deepest par reached and the
+    """`lumina.gen.search.search` on a crystal layout per seed: the deepest par reached and the
     CPU seconds (this process) to reach `target`; with `out`, the deepest level of each
     seed as JSON lines, re-solved (the solver's optimal and solution)."""
     import json
 
-    from lumina.deep import bench_spec, deepest_levels, search
+    from lumina.gen.search import bench_spec, deepest_levels, search
     from lumina.safeio import atomic_write
     from lumina.engine import keep_freed_memory
 
@@ -359,13 +359,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     dp.add_argument("--seeds", type=int_in(1, 1000), default=5)
     dp.add_argument("--size", type=_size, default=(6, 6), help="WxH (default 6x6)")
     dp.add_argument("--budget", type=int_in(1, 10**7), default=None,
-                    help="sweeps per seed (default: lumina.deep.BENCH_BUDGET)")
+                    help="sweeps per seed (default: lumina.gen.search.BENCH_BUDGET)")
     dp.add_argument("--out", type=Path, default=None, help="write the found levels as JSON lines")
     args = ap.parse_args(argv)
     if args.what == "cluster":
         return bench_cluster(args.pool, args.workers, tuned=not args.no_tuned, packs=args.packs)
     if args.what == "deep":
-        from lumina.deep import BENCH_BUDGET
+        from lumina.gen.search import BENCH_BUDGET
         return bench_deep(args.target, args.seeds, args.size, args.budget or BENCH_BUDGET, args.out)
     if args.what == "analyse":
         if not args.rush.exists():

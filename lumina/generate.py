@@ -8,7 +8,7 @@
 Per bucket (RULES.md, "Generation"; docs/GENERATION.md):
   layouts     phase A: a layout that is already solved (key on the lantern, or its light
               on it), drawn at random; deep buckets search over layouts instead
-              (lumina.deep: add, remove and move blocks and walls, keep what makes the
+              (lumina.gen.search: add, remove and move blocks and walls, keep what makes the
               component deeper), one seeded search per layout, budgets in sweeps;
   candidates  the engine's exact sweep (`lumina.engine.exact_sweep`) gives every start of
               the layout's component its exact real par, twists included; at most 60 per
@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from lumina import deep, judge
+from lumina import judge
+from lumina.gen import search as deep
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.engine import (Board, Candidate, LayoutSweep, Outcome, exact_sweep,
                            keep_freed_memory, level_at, measure, solve)
@@ -370,7 +371,7 @@ def _try_layout(verdicts: Verdicts, bucket: Bucket, layout: Level | None, rng: r
 
 def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] = ()
                   ) -> SlotResult:
-    """Fill target `slot` of a deep bucket: deep layout searches (`lumina.deep.search`,
+    """Fill target `slot` of a deep bucket: deep layout searches (`lumina.gen.search.search`,
     budget `bucket.deep` sweeps each, never seconds) aimed at that target, each
     layout's binding harvest judged, until a level is accepted or SEARCHES_PER_LEVEL
     searches are spent. Search a accepts a par up to a moves from the target. A search
