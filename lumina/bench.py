@@ -128,7 +128,7 @@ def bench_sweep(layouts: int, seed: int) -> int:
 
     from lumina.engine import exact_sweep
     from lumina.engine import backward_sweep, crystal, goal_sweep
-    from lumina.generate import solved_layout
+    from lumina.gen.packs import solved_layout
 
     def crystal_sweep(lv, seed):
         """The retired crystal sweep (flatten, B1 goals, B2 backward): states swept."""
@@ -212,7 +212,7 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
         from distributed import Client, LocalCluster
     except ImportError:
         raise UsageError("bench cluster needs Dask: pip install -e '.[cluster]'") from None
-    from lumina.generate import _dailies_pack, dailies_pack_name
+    from lumina.gen.packs import _dailies_pack, dailies_pack_name
     from lumina.worlds import WORLDS
 
     worlds = [packs / f"{w.pack}.json" for w in WORLDS]
@@ -380,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError(f"{args.rush}: no such file (pass --rush)")
         return bench_solver(args.rush, args.python_boards)
     if args.what == "generate":
-        from lumina.generate import bench_generate
+        from lumina.gen.packs import bench_generate
         return bench_generate(args.workers)
     if args.what == "strategies":
         from lumina.strategies import bench_strategies

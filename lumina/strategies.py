@@ -54,7 +54,7 @@ from typing import Callable, NamedTuple, Sequence
 from lumina import judge
 from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep, level_at,
                            measure, solve)
-from lumina.generate import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
+from lumina.gen.packs import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
 from lumina.model import Block, Level
 from lumina.packfile import write_json
 from lumina.worlds import Bucket

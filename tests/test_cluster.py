@@ -20,7 +20,8 @@ import pytest
 
 import distributed  # noqa: E402  (the cluster extra; the test extra pulls it, so CI runs these)
 
-from lumina import cli, generate  # noqa: E402
+from lumina import cli  # noqa: E402
+from lumina.gen import packs as generate  # noqa: E402
 from lumina.executor import ClusterError, run_ordered  # noqa: E402
 from lumina.packfile import read_pack  # noqa: E402
 from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, WORLDS, scaled_daily_buckets, world  # noqa: E402

@@ -14,7 +14,7 @@ import pytest
 
 from lumina import judge
 from lumina.engine import Board, level_at, measure, solve
-from lumina.generate import (GENERATOR_VERSION, BucketResult, Verdicts, assemble_bucket,
+from lumina.gen.packs import (GENERATOR_VERSION, BucketResult, Verdicts, assemble_bucket,
                              bucket_results, generate_bucket, generate_slot, harvest, jobs_of,
                              run_buckets, run_jobs, settle, solved_layout)
 from lumina.packfile import read_pack
