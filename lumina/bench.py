@@ -128,7 +128,7 @@ def bench_sweep(layouts: int, seed: int) -> int:
 
     from lumina.engine import exact_sweep
     from lumina.engine import backward_sweep, crystal, goal_sweep
-    from lumina.gen.packs import solved_layout
+    from lumina.gen.layouts import solved_layout
 
     def crystal_sweep(lv, seed):
         """The retired crystal sweep (flatten, B1 goals, B2 backward): states swept."""

@@ -8,7 +8,7 @@ reproducible on our boards. Three candidate producers share one interface,
 
     Producer = (bucket, layout, rng, budget) -> list[Candidate(label, level)]
 
-where `layout` is a phase-A solved layout (`lumina.generate.solved_layout`, the only
+where `layout` is a phase-A solved layout (`lumina.gen.layouts.solved_layout`, the only
 thing taken from the generator), `rng` is seeded identically for all three, `budget`
 is the most candidates the producer may return for that layout, and `label` is the
 move count the strategy *claims*:
@@ -54,7 +54,8 @@ from typing import Callable, NamedTuple, Sequence
 from lumina import judge
 from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep, level_at,
                            measure, solve)
-from lumina.gen.packs import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
+from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
+from lumina.gen.layouts import solved_layout
 from lumina.model import Block, Level
 from lumina.packfile import write_json
 from lumina.worlds import Bucket

@@ -14,9 +14,10 @@ import pytest
 
 from lumina import judge
 from lumina.engine import Board, level_at, measure, solve
-from lumina.gen.packs import (GENERATOR_VERSION, BucketResult, Verdicts, assemble_bucket,
-                             bucket_results, generate_bucket, generate_slot, harvest, jobs_of,
-                             run_buckets, run_jobs, settle, solved_layout)
+from lumina.gen.buckets import (BucketResult, Verdicts, assemble_bucket, generate_bucket,
+                                generate_slot, harvest, settle)
+from lumina.gen.layouts import solved_layout
+from lumina.gen.packs import GENERATOR_VERSION, bucket_results, jobs_of, run_buckets, run_jobs
 from lumina.packfile import read_pack
 from lumina.worlds import (DAILY_BUCKETS, DAILY_POOL, GATES, WORLDS, Bucket, daily_id,
                            daily_index, world)

@@ -252,7 +252,7 @@ def test_broken_pipe_is_quiet():
 
 
 def test_read_only_out_for_generate_checked_before_working(tmp_path, monkeypatch, capsys):
-    from lumina.gen import packs as generate
+    from lumina import generate
 
     def no_work(*a, **k):
         raise AssertionError("generation started before --out was checked")
