@@ -28,10 +28,10 @@ move count the strategy *claims*:
 Every candidate is then re-solved with the real solver on the real-kinds level and
 filed by what it turned out to be (`lumina.judge.band_reason`): already solved,
 under band, in band, over band, unsolvable, exhausted. In-band candidates go through
-the judge's filters, cheapest first: exact duplicate, near duplicate
-(`judge.NearIndex`), then on the level's measures `judge.judge_level` (unbound
-twist, plans, dead blocks); the ones left are the survivors. Draws never stop early
-on an accepted level, so the classification counts measure the producer alone.
+the judge's `screen`, cheapest first: exact or near duplicate of an earlier survivor
+(`judge.Seen`), then on the level's measures (unbound twist, plans, dead blocks);
+the ones left are the survivors. Draws never stop early on an accepted level, so
+the classification counts measure the producer alone.
 
 Insight: on an undirected move graph, a walk's length is only an upper bound on
 its distance from home, and distance from *one* win is only an upper bound on the
@@ -53,7 +53,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from lumina import judge
 from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep, level_at,
-                           measure, solve)
+                           solve)
 from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
 from lumina.gen.layouts import solved_layout
 from lumina.model import Block, Level
@@ -62,7 +62,8 @@ from lumina.worlds import Bucket
 
 COMMAND = "python -m lumina.bench strategies"
 CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
-FILTERS = ("duplicate", "near_duplicate", *judge.REASONS)
+# The judge's verdicts on in-band candidates, in its screen's order.
+FILTERS = tuple(r for r in judge.REASONS if r not in CLASSES and r != "band_full")
 
 
 class Candidate(NamedTuple):
@@ -251,8 +252,7 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
     counts: Counter[str] = Counter()
     filtered: Counter[str] = Counter()
     labels: Counter = Counter()
-    sigs: set[str] = set()
-    near = judge.NearIndex()
+    seen = judge.Seen()                 # the survivors so far
     survivors = 0
     for layout, rng0 in layouts:
         rng = random.Random()
@@ -263,19 +263,11 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
             labels[(cand.label, cls if opt is None else opt)] += 1
             if cls != "in_band" or not filters:
                 continue
-            sig = judge.signature(cand.level)
-            if sig in sigs:
-                filtered["duplicate"] += 1
-                continue
-            sigs.add(sig)
-            if near.find(cand.level) is not None:
-                filtered["near_duplicate"] += 1
-                continue
-            reason = judge.judge_level(cand.level, measure(cand.level), beam=bucket.beam)
+            reason = judge.screen(cand.level, seen=seen, optimal=opt).reason
             if reason:
                 filtered[reason] += 1
             else:
-                near.add(cand.level, cand.level.id)
+                seen.add(cand.level)
                 survivors += 1
     return Row(strategy=name, bucket=bucket_label(bucket), layouts=len(layouts), counts=counts,
                filtered=filtered, survivors=survivors, seconds=time.process_time() - t0,

@@ -39,9 +39,8 @@ SEARCHES_PER_LEVEL = 4     # deep buckets: at most this many searches per level 
 # deep search's defaults are retuned for `bench deep`: lumina-gen/3 packs are made with
 # fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000).
 SEARCH_TUNING = deep.Tuning(stall=1000, restart="fresh")
-REJECTION_REASONS = ("layout", "sweep_capped", "shallow", "unsolvable", "exhausted",
-                     "already_solved", "under_band", "over_band", "band_full", "duplicate", "near_duplicate",
-                     "unbound", "plans", "dead_blocks")
+# A layout's own failures, then the judge's reasons in its screen's order.
+REJECTION_REASONS = ("layout", "sweep_capped", "shallow", *judge.REASONS)
 
 
 # ---------------------------------------------------------------------------
@@ -92,10 +91,7 @@ class Verdicts:
         self.rejected: Counter[str] = Counter()
         self.accepted: list[Level] = []
         self.mismatches = 0
-        self.sigs = {signature(lv) for lv in prior}
-        self.near = judge.NearIndex()
-        for lv in prior:
-            self.near.add(lv, lv.id)
+        self.seen = judge.Seen(prior)
 
     @property
     def full(self) -> bool:
@@ -127,43 +123,24 @@ class Verdicts:
         self.rejected[reason] += 1
 
     def consider(self, board: Board, cand: Candidate, tolerance: int) -> Level | None:
-        """Re-solve the candidate (the solver has the last word), then judge it."""
+        """Re-solve the candidate (the solver has the last word), then let the judge's
+        `screen` rule on it; the accepted level carries its proven par and measures."""
         b = self.bucket
         level = level_at(board, cand.state, f"{b.name}-{len(self.accepted) + 1:02d}")
-        sol = solve(level, state_cap=SOLVE_STATE_CAP)
-        if sol.outcome is not Outcome.SOLVED:
-            self.reject(sol.outcome.value)
-            return None
-        par = sol.optimal
-        assert par is not None
-        if par != cand.par:
+        v = judge.screen(level, seen=self.seen, band=b.band,
+                         wanted=lambda par: self._needed(par, tolerance),
+                         crystal_par=cand.crystal_par if b.twists else None,
+                         state_cap=SOLVE_STATE_CAP)
+        if v.optimal is not None and v.optimal != cand.par:
             self.mismatches += 1          # an engine bug if ever non-zero: reported
-        band = judge.band_reason(par, b.band)
-        if band:
-            self.reject(band)
-        elif not self._needed(par, tolerance):
-            self.reject("band_full")
-        elif signature(level) in self.sigs:
-            self.reject("duplicate")
-        elif self.near.find(level) is not None:
-            self.reject("near_duplicate")
-        elif not judge.binds(level, cand.crystal_par if b.twists else None, par):
-            self.reject("unbound")
-        else:
-            m = measure(level)
-            if m.optimal != par:
-                raise AssertionError(f"{b.name}: measure() optimal {m.optimal} != BFS {par}")
-            reason = judge.judge_level(level, m, beam=b.beam)
-            if reason:
-                self.reject(reason)
-                return None
-            level = level.replace(optimal=par, solution=sol.moves,
-                                  analysis=judge.analysis(level, m))
-            self.sigs.add(signature(level))
-            self.near.add(level, level.id)
-            self.accepted.append(level)
-            return level
-        return None
+        if v.reason is not None:
+            self.reject(v.reason)
+            return None
+        level = level.replace(optimal=v.optimal, solution=v.moves,
+                              analysis=judge.analysis(level, v.measures))
+        self.seen.add(level)
+        self.accepted.append(level)
+        return level
 
 
 # ---------------------------------------------------------------------------
@@ -287,14 +264,13 @@ def assemble_bucket(bucket: Bucket, seed: int, slots: Sequence[SlotResult]) -> B
     the slots."""
     t0 = time.perf_counter()
     levels: list[Level] = []
-    index = judge.NearIndex()
-    sigs: set[str] = set()
+    seen = judge.Seen()
     rejected: Counter[str] = Counter()
     work: Counter[str] = Counter()
     done = []
     for s in slots:
         lv = s.level
-        if lv is not None and (signature(lv) in sigs or index.find(lv) is not None):
+        if lv is not None and seen.find(lv) is not None:
             s = generate_slot(bucket, seed, s.slot, prior=levels)
             lv = s.level
         done.append(s)
@@ -304,8 +280,7 @@ def assemble_bucket(bucket: Bucket, seed: int, slots: Sequence[SlotResult]) -> B
         work["search_deepest"] = deepest
         if lv is not None:
             levels.append(lv)
-            index.add(lv, lv.id)
-            sigs.add(signature(lv))
+            seen.add(lv)
     accepted = sorted(levels, key=lambda lv: (lv.optimal, signature(lv)))
     report = _report(bucket, bucket.targets(), accepted, rejected, work)
     failed = None
@@ -359,22 +334,18 @@ def settle(buckets: Sequence[Bucket], results: Sequence[BucketResult], seed: int
     of workers, same bytes); afterwards each bucket, in order, is checked against the
     prior packs and the buckets before it, and a bucket with a collision is generated
     again with those levels as its prior (deterministic, and rare)."""
-    seen = list(prior)
-    index = judge.NearIndex()
-    sigs = {signature(lv) for lv in prior}
-    for lv in prior:
-        index.add(lv, lv.id)
+    earlier = list(prior)
+    seen = judge.Seen(prior)
     out = []
     for bucket, r in zip(buckets, results):
-        if any(signature(lv) in sigs or index.find(lv) is not None for lv in r.levels):
-            again = generate_bucket(bucket, seed, prior=seen)
+        if any(seen.find(lv) is not None for lv in r.levels):
+            again = generate_bucket(bucket, seed, prior=earlier)
             again.report["regenerated"] = "near duplicate of an earlier pack or bucket"
             again.seconds += r.seconds
             r = again
         for lv in r.levels:
-            index.add(lv, lv.id)
-            sigs.add(signature(lv))
-        seen.extend(r.levels)
+            seen.add(lv)
+        earlier.extend(r.levels)
         out.append(r)
     return out
 
