@@ -7,10 +7,13 @@ of quality live in one place and none of those three imports another:
   (calibration in docs/RULES-DECISIONS.md, "Analysis and filters");
 - the depth window: `band_reason` files a solved candidate against a band;
 - exact and near duplicates: `signature`, `family_key` (invariant under the 8
-  symmetries of the grid and translation) and `NearIndex` (one block apart);
+  symmetries of the grid and translation), `NearIndex` (one block apart) and `Seen`,
+  the one index of both;
 - binding twists: `has_twist`, `binds`;
 - the optimal-solution filters: `dead_share`, `judge_level` (unbound, plans,
   dead blocks, cheapest first);
+- the whole chain of verdicts in its order: `screen` (the first failing one of
+  `REASONS`);
 - the measures a pack records per level: `analysis`;
 - tutorials, curves and the campaign: `tutorial_problems`, `curve_problems`,
   `campaign_problems`.
@@ -26,7 +29,7 @@ translated so its contents start at (0, 0). These two 5x4 boards have one key:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from lumina.model import BEAM_STEP, TWIST_KINDS, Analysis, Level, beam_start
 
@@ -39,7 +42,11 @@ MAX_DEAD_SHARE = 0.40          # non-key blocks that never move in any optimal s
 BEAM_MAX_DEAD_SHARE = 0.67     # beam layouts are pinned by the light path and mirrors
 
 MECHANICS = ("crystal", *TWIST_KINDS, "beam")
-REASONS = ("unbound", "plans", "dead_blocks")      # judge_level's verdicts, cheapest first
+# Every reason a candidate level is turned away, in `screen`'s order (cheapest first):
+# the solver's outcome, the band, duplicates, then the measured verdicts of `judge_level`.
+LEVEL_REASONS = ("unbound", "plans", "dead_blocks")     # judge_level's, cheapest first
+REASONS = ("unsolvable", "exhausted", "already_solved", "under_band", "over_band", "band_full",
+           "duplicate", "near_duplicate", *LEVEL_REASONS)
 
 # Curve and campaign rules (RULES.md "The curve climbs"; numbers from issue 9).
 MAX_DIP = 2            # a level may be at most this much easier than the hardest before it
@@ -226,9 +233,55 @@ class NearIndex:
 
     def find(self, level: Level) -> str | None:
         """The owner of the earliest added level `level` nearly duplicates, or None."""
-        full, minus = _near_keys(level)
+        return self._find(*_near_keys(level))
+
+    def _find(self, full: str, minus: list[str]) -> str | None:
         hits = [self._owner[k] for k in [full, *minus] if k in self._owner]
         return min(hits)[1] if hits else None
+
+
+@dataclass(frozen=True)
+class Match:
+    """What a level repeats: `reason` "duplicate" (the same level text) or
+    "near_duplicate"; `owner` the level it repeats; `same` True when the two are one
+    puzzle up to symmetry and translation (equal family keys)."""
+    reason: str
+    owner: str
+    same: bool
+
+
+class Seen:
+    """The one index of levels already shipped or accepted: exact duplicates (the same
+    `signature`) and near duplicates (`NearIndex`), each answered with the first
+    owner. The generator, the strategy bench and the verifier all ask it."""
+
+    def __init__(self, levels: Iterable[Level] = ()) -> None:
+        self._sigs: dict[str, str] = {}
+        self._families: dict[str, str] = {}
+        self._near = NearIndex()
+        for lv in levels:
+            self.add(lv)
+
+    def __len__(self) -> int:
+        return len(self._near)
+
+    def add(self, level: Level, owner: str | None = None) -> None:
+        """Index `level` under `owner` (default: its id); earlier owners keep their keys."""
+        owner = level.id if owner is None else owner
+        self._sigs.setdefault(signature(level), owner)
+        self._families.setdefault(family_key(level), owner)
+        self._near.add(level, owner)
+
+    def find(self, level: Level) -> Match | None:
+        """How `level` repeats an indexed level, or None when it does not."""
+        sig = signature(level)
+        if sig in self._sigs:
+            return Match("duplicate", self._sigs[sig], True)
+        full, minus = _near_keys(level)
+        if full in self._families:
+            return Match("near_duplicate", self._families[full], True)
+        owner = self._near._find(full, minus)
+        return None if owner is None else Match("near_duplicate", owner, False)
 
 
 # ---------------------------------------------------------------------------
@@ -274,6 +327,52 @@ def judge_level(level: Level, measured: _Measured, *, beam: bool,
     if dead_share(level, measured.dead_blocks) > max_dead_share(beam):
         return "dead_blocks"
     return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verdict:
+    """`screen`'s answer: the first failing reason (None: the level ships), the proven
+    par and one optimal solution (when solved), and the measures (when reached)."""
+    reason: str | None
+    optimal: int | None = None
+    moves: tuple[tuple[int, int], ...] = ()
+    measures: Any = None
+
+
+def screen(level: Level, *, seen: Seen | None = None, band: tuple[int, int] | None = None,
+           wanted: Callable[[int], bool] | None = None, crystal_par: int | None = None,
+           optimal: int | None = None, moves: tuple[tuple[int, int], ...] = (),
+           measured: Any = None, state_cap: int = 500_000) -> Verdict:
+    """The one chain of verdicts, in REASONS order, cheapest first: the solver's outcome
+    ("unsolvable", "exhausted"), the band ("already_solved", "under_band",
+    "over_band"; "band_full" when `wanted(par)` is False), "duplicate" and
+    "near_duplicate" of a level in `seen`, "unbound" (from `crystal_par`, the sweep's
+    crystal par, before anything is measured), then `lumina.engine.measure` and
+    `judge_level`. Stops at the first failing reason.
+
+    `optimal` (with `moves`) and `measured` skip the solve and the measure when the
+    caller has them already (the verifier, which solved and measured afresh)."""
+    from lumina.engine import Outcome, measure, solve
+    if optimal is None:
+        sol = solve(level, state_cap=state_cap)
+        if sol.outcome is not Outcome.SOLVED:
+            return Verdict(reason=sol.outcome.value)
+        optimal, moves = sol.optimal, sol.moves
+    v = dict(optimal=optimal, moves=moves)
+    reason = band_reason(optimal, band) if band is not None else None
+    if reason is None and wanted is not None and not wanted(optimal):
+        reason = "band_full"
+    if reason is None and seen is not None:
+        hit = seen.find(level)
+        reason = hit.reason if hit else None
+    if reason is None and crystal_par is not None and not binds(level, crystal_par, optimal):
+        reason = "unbound"
+    if reason is not None:
+        return Verdict(reason=reason, **v)
+    m = measure(level) if measured is None else measured
+    if m.optimal != optimal:
+        raise AssertionError(f"{level.id}: measure() optimal {m.optimal} != BFS {optimal}")
+    return Verdict(reason=judge_level(level, m, beam=level.win == "beam"), measures=m, **v)
 
 
 def analysis(level: Level, m) -> Analysis:

@@ -10,7 +10,7 @@ reproducible on our boards. Three candidate producers share one interface,
 
     Producer = (bucket, layout, rng, budget) -> list[Candidate(label, level)]
 
-where `layout` is a phase-A solved layout (`lumina.generate.solved_layout`, the only
+where `layout` is a phase-A solved layout (`lumina.gen.layouts.solved_layout`, the only
 thing taken from the generator), `rng` is seeded identically for all three, `budget`
 is the most candidates the producer may return for that layout, and `label` is the
 move count the strategy *claims*:
@@ -30,10 +30,10 @@ move count the strategy *claims*:
 Every candidate is then re-solved with the real solver on the real-kinds level and
 filed by what it turned out to be (`lumina.judge.band_reason`): already solved,
 under band, in band, over band, unsolvable, exhausted. In-band candidates go through
-the judge's filters, cheapest first: exact duplicate, near duplicate
-(`judge.NearIndex`), then on the level's measures `judge.judge_level` (unbound
-twist, plans, dead blocks); the ones left are the survivors. Draws never stop early
-on an accepted level, so the classification counts measure the producer alone.
+the judge's `screen`, cheapest first: exact or near duplicate of an earlier survivor
+(`judge.Seen`), then on the level's measures (unbound twist, plans, dead blocks);
+the ones left are the survivors. Draws never stop early on an accepted level, so
+the classification counts measure the producer alone.
 
 Insight: on an undirected move graph, a walk's length is only an upper bound on
 its distance from home, and distance from *one* win is only an upper bound on the
@@ -54,13 +54,15 @@ from typing import Callable, NamedTuple, Sequence
 
 from lumina import judge
 from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep, level_at,
-                           measure, solve)
-from lumina.generate import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP, solved_layout
+                           solve)
+from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
+from lumina.gen.layouts import solved_layout
 from lumina.model import Block, Level
 from lumina.worlds import Bucket
 
 CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
-FILTERS = ("duplicate", "near_duplicate", *judge.REASONS)
+# The judge's verdicts on in-band candidates, in its screen's order.
+FILTERS = tuple(r for r in judge.REASONS if r not in CLASSES and r != "band_full")
 
 
 class Candidate(NamedTuple):
@@ -245,8 +247,7 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
     counts: Counter[str] = Counter()
     filtered: Counter[str] = Counter()
     labels: Counter = Counter()
-    sigs: set[str] = set()
-    near = judge.NearIndex()
+    seen = judge.Seen()                 # the survivors so far
     survivors = 0
     for layout, rng0 in layouts:
         rng = random.Random()
@@ -257,19 +258,11 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
             labels[(cand.label, cls if opt is None else opt)] += 1
             if cls != "in_band" or not filters:
                 continue
-            sig = judge.signature(cand.level)
-            if sig in sigs:
-                filtered["duplicate"] += 1
-                continue
-            sigs.add(sig)
-            if near.find(cand.level) is not None:
-                filtered["near_duplicate"] += 1
-                continue
-            reason = judge.judge_level(cand.level, measure(cand.level), beam=bucket.beam)
+            reason = judge.screen(cand.level, seen=seen, optimal=opt).reason
             if reason:
                 filtered[reason] += 1
             else:
-                near.add(cand.level, cand.level.id)
+                seen.add(cand.level)
                 survivors += 1
     return Row(strategy=name, bucket=bucket_label(bucket), layouts=len(layouts), counts=counts,
                filtered=filtered, survivors=survivors, seconds=time.process_time() - t0,

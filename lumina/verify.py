@@ -145,7 +145,7 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
         for diff in _analysis_diff(lv.analysis, judge.analysis(lv, m)):
             res.fail(lv.id, diff)
     if not lv.tutorial:
-        reason = judge.judge_level(lv, m, beam=lv.win == "beam")
+        reason = judge.screen(lv, optimal=sol.optimal, moves=sol.moves, measured=m).reason
         if reason:
             res.fail(lv.id, _verdict(reason, lv, m))
     return m
@@ -189,27 +189,18 @@ def near_duplicates(results: Sequence[PackResult]) -> None:
     Tutorials are indexed first and never failed themselves: hand-authored boards may
     resemble each other, a generated level may not resemble them
     (docs/RULES-DECISIONS.md 13b)."""
-    index = judge.NearIndex()
-    families: dict[str, str] = {}
-    for res in results:
-        for lv in res.pack.levels:
-            if lv.tutorial:
-                families.setdefault(judge.family_key(lv), lv.id)
-                index.add(lv, lv.id)
+    seen = judge.Seen(lv for res in results for lv in res.pack.levels if lv.tutorial)
     for res in results:
         for lv in res.pack.levels:
             if lv.tutorial:
                 continue
-            fam = judge.family_key(lv)
-            if fam in families:
-                res.fail(lv.id, f"same puzzle as {families[fam]} (up to symmetry and translation)")
-            else:
-                other = index.find(lv)
-                if other is not None:
-                    res.fail(lv.id, f"near duplicate of {other} (one block apart, up to "
-                             "symmetry and translation)")
-            families.setdefault(fam, lv.id)
-            index.add(lv, lv.id)
+            hit = seen.find(lv)
+            if hit is not None and hit.same:
+                res.fail(lv.id, f"same puzzle as {hit.owner} (up to symmetry and translation)")
+            elif hit is not None:
+                res.fail(lv.id, f"near duplicate of {hit.owner} (one block apart, up to "
+                         "symmetry and translation)")
+            seen.add(lv)
 
 
 def gate_check(results: Sequence[PackResult]) -> tuple[dict, list[str]]:

@@ -21,6 +21,7 @@ import pytest
 import distributed  # noqa: E402  (the cluster extra; the test extra pulls it, so CI runs these)
 
 from lumina import cli, generate  # noqa: E402
+from lumina.gen import packs  # noqa: E402
 from lumina.executor import ClusterError, run_ordered  # noqa: E402
 from lumina.packfile import read_pack  # noqa: E402
 from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, WORLDS, scaled_daily_buckets, world  # noqa: E402
@@ -61,7 +62,7 @@ def _die_once(marker: str, job):
     try:
         fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        return generate.run_job(job)
+        return packs.run_job(job)
     os.write(fd, str(os.getpid()).encode())
     os.close(fd)
     os._exit(1)
@@ -106,8 +107,8 @@ def test_pool_needs_dailies_and_a_size(capsys):
 
 
 def test_other_pool_sizes_never_replace_the_committed_pool():
-    assert generate.dailies_pack_name(DAILY_POOL) == "dailies"
-    assert generate.dailies_pack_name(12) == "dailies-pool-12"
+    assert packs.dailies_pack_name(DAILY_POOL) == "dailies"
+    assert packs.dailies_pack_name(12) == "dailies-pool-12"
 
 
 # ---------------------------------------------------------------------------
@@ -148,7 +149,7 @@ def test_world_through_the_scheduler_is_byte_identical(cluster, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     proc = _gen(remote, "--world", "1", "--scheduler", cluster.scheduler_address, "--workers", "2")
     assert proc.returncode == 0, proc.stderr[-2000:]
-    n = len(generate.jobs_of(world(1).buckets, world(1).seed))
+    n = len(packs.jobs_of(world(1).buckets, world(1).seed))
     assert "on the cluster at" in proc.stderr and f"{n}/{n}" in proc.stderr
     assert _files(remote) == _files(local)
     assert set(_files(remote)) == {"world-1.json", "report-world-1.json"}
@@ -178,7 +179,7 @@ def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, tmp_p
 @pytest.mark.slow
 def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, monkeypatch):
     marker = tmp_path / "killed"
-    monkeypatch.setattr(generate, "_job", functools.partial(_die_once, str(marker)))
+    monkeypatch.setattr(packs, "_job", functools.partial(_die_once, str(marker)))
     before = set(cluster.scheduler_info["workers"])
     out = tmp_path / "out"
     code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
@@ -195,7 +196,7 @@ def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, mo
 @pytest.mark.slow
 def test_task_that_keeps_killing_workers_is_one_line_and_writes_nothing(cluster, tmp_path, capsys,
                                                                          monkeypatch):
-    monkeypatch.setattr(generate, "_job", _always_die)
+    monkeypatch.setattr(packs, "_job", _always_die)
     out = tmp_path / "out"
     out.mkdir()
     code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,

@@ -1,4 +1,4 @@
-"""The deep layout search (lumina.deep): deterministic, within budget, exact, binding.
+"""The deep layout search (lumina.gen.search): deterministic, within budget, exact, binding.
 
 Small grids and tiny budgets so the file runs in seconds; figures on 6x6 are printed
 by `python -m lumina.bench deep`, never asserted here.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lumina.bench.deep import bench_spec
-from lumina.deep import DeepSpec, Tuning, deepest_levels, random_layout, search
+from lumina.gen.search import DeepSpec, Tuning, deepest_levels, random_layout, search
 from lumina.engine import Board, crystal, exact_sweep, solve
 from lumina.model import Level
 from lumina.worlds import Bucket

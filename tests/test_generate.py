@@ -14,9 +14,10 @@ import pytest
 
 from lumina import judge
 from lumina.engine import Board, level_at, measure, solve
-from lumina.generate import (GENERATOR_VERSION, BucketResult, Verdicts, assemble_bucket,
-                             bucket_results, generate_bucket, generate_slot, harvest, jobs_of,
-                             run_buckets, run_jobs, settle, solved_layout)
+from lumina.gen.buckets import (BucketResult, Verdicts, assemble_bucket, generate_bucket,
+                                generate_slot, harvest, settle)
+from lumina.gen.layouts import solved_layout
+from lumina.gen.packs import GENERATOR_VERSION, bucket_results, jobs_of, run_buckets, run_jobs
 from lumina.packfile import read_pack
 from lumina.worlds import (DAILY_BUCKETS, DAILY_POOL, GATES, WORLDS, Bucket, daily_id,
                            daily_index, world)
@@ -209,7 +210,7 @@ def test_verdicts_reject_near_duplicates_of_prior_levels():
             break
     assert moved is not None
     v = Verdicts(b, prior=[first])
-    assert v.near.find(moved) == first.id
+    assert v.seen.find(moved).owner == first.id
     mirrored = first.replace(
         exit=dataclasses.replace(first.exit, side={"left": "right", "right": "left"}.get(
             first.exit.side, first.exit.side),
@@ -217,7 +218,7 @@ def test_verdicts_reject_near_duplicates_of_prior_levels():
             else first.width - 1 - first.exit.index),
         blocks=tuple(dataclasses.replace(blk, x=first.width - blk.x - blk.w) for blk in first.blocks),
         walls=tuple((first.width - 1 - x, y) for x, y in first.walls))
-    assert v.near.find(mirrored) == first.id
+    assert v.seen.find(mirrored).owner == first.id
 
 
 def test_settle_regenerates_a_bucket_that_nearly_duplicates_an_earlier_pack():

@@ -255,10 +255,11 @@ def test_broken_pipe_is_quiet():
 
 def test_read_only_out_for_generate_checked_before_working(tmp_path, monkeypatch, capsys):
     from lumina import generate
+    from lumina.gen import packs
 
     def no_work(*a, **k):
         raise AssertionError("generation started before --out was checked")
-    monkeypatch.setattr(generate, "run_jobs", no_work)
+    monkeypatch.setattr(packs, "run_jobs", no_work)
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
     outs = [a_file, a_file / "sub", Path("/proc/lumina-no-such-dir")]

@@ -292,3 +292,40 @@ def test_campaign_problems():
     assert any("at least 40" in p for p in campaign_problems({**good, 5: [10, 39]}))
     # a subset of worlds is judged on what it holds
     assert campaign_problems({2: [6, 25], 3: [8, 30]}) == []
+
+
+def test_screen_returns_the_first_failing_reason_in_the_judges_order():
+    """One chain of verdicts: solver, band, duplicates, binding, then the measures."""
+    from lumina.judge import REASONS, Seen, screen
+    rime = lv(RIME, kinds={"R": "rime"})                  # par 3, crystal 2, CC dead
+    assert screen(rime).reason == "dead_blocks"
+    v = screen(rime, band=(3, 3))
+    assert (v.reason, v.optimal, len(v.moves)) == ("dead_blocks", 3, 3)
+    assert v.measures is not None and v.measures.crystal_optimal == 2
+    assert screen(rime, band=(4, 9)).reason == "under_band"
+    assert screen(rime, band=(1, 9), wanted=lambda par: par != 3).reason == "band_full"
+    seen = Seen([rime])
+    # a duplicate is turned away before anything is measured, whatever else is wrong
+    assert screen(rime, band=(1, 9), seen=seen).reason == "duplicate"
+    assert screen(lv(flip_x(RIME), side="left", kinds={"R": "rime"}), seen=seen
+                  ).reason == "near_duplicate"
+    sand = lv(SAND_LOOSE, kinds={"S": "sand"})
+    assert screen(sand, crystal_par=solve(sand).optimal).reason == "unbound"
+    walled = lv(["....", "AA#.", "....", "...."], index=1)
+    assert screen(walled).reason == "unsolvable"
+    assert REASONS.index("duplicate") < REASONS.index("unbound") < REASONS.index("plans")
+
+
+def test_seen_tells_an_exact_copy_from_a_symmetric_one_and_a_near_one():
+    from lumina.judge import Seen
+    base = lv(BASE)
+    seen = Seen([base])
+    assert len(seen) == 1
+    hit = seen.find(base.replace(id="copy"))
+    assert (hit.reason, hit.owner, hit.same) == ("duplicate", base.id, True)
+    hit = seen.find(lv(flip_x(BASE), side="left"))
+    assert (hit.reason, hit.same) == ("near_duplicate", True)
+    moved = ["......", "AAB...", "..B...", "....C.", "DD..C."]
+    hit = seen.find(lv(moved))
+    assert (hit.reason, hit.same) == ("near_duplicate", False)
+    assert seen.find(lv(["......", "AA.B..", "...B..", "..C...", "..C.DD"])) is None

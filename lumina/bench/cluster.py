@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from lumina.cli import UsageError, int_in
-from lumina.generate import dailies_pack_name, dailies_plan, generate_packs
+from lumina.gen.packs import dailies_pack_name, dailies_plan, generate_packs
 from lumina.worlds import DAILY_POOL, WORLDS
 
 try:                    # the optional `cluster` extra; only this benchmark loads it

@@ -1,4 +1,4 @@
-"""`python -m lumina.bench deep`: the deep layout search (`lumina.deep.search`) per seed.
+"""`python -m lumina.bench deep`: the deep layout search (`lumina.gen.search.search`) per seed.
 
 On a crystal layout of `--size` (blockers from a fifth to two fifths of the cells), one
 search per seed aimed at `--target` moves within `--budget` sweeps: the deepest par
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lumina.bench import median
 from lumina.cli import int_in
-from lumina.deep import DeepSpec, deepest_levels, search
+from lumina.gen.search import DeepSpec, deepest_levels, search
 from lumina.engine import keep_freed_memory
 from lumina.model import MAX_MOVABLE
 from lumina.safeio import atomic_write

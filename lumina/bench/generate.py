@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from lumina.cli import int_in
-from lumina.generate import all_plans, generate_packs, jobs_of
+from lumina.gen.packs import all_plans, generate_packs, jobs_of
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from lumina.generate import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
+from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
 from lumina.packfile import write_json
 from lumina.strategies import BUCKETS, CLASSES, FILTERS, PER_LAYOUT, Row, bucket_label, run_all
 from lumina.worlds import Bucket

@@ -14,7 +14,7 @@ import time
 
 from lumina.cli import UsageError
 from lumina.engine import backward_sweep, crystal, exact_sweep, goal_sweep
-from lumina.generate import solved_layout
+from lumina.gen.layouts import solved_layout
 from lumina.model import Level
 from lumina.worlds import WORLDS
 
