@@ -47,12 +47,11 @@ def _fail(path: Path, what: str) -> PackError:
     return PackError(f"{path}: {what}")
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a regular file of at most `limit` bytes, strictly UTF-8.
+def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes.
 
     Never blocks or runs away: FIFOs, devices (/dev/zero) and folders are refused
-    before reading, and at most `limit` + 1 bytes are ever read. UTF-16 and other
-    encodings get a message saying what to do."""
+    before reading, and at most `limit` + 1 bytes are ever read."""
     path = Path(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -81,6 +80,14 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
         os.close(fd)
     if len(raw) > limit:
         raise _fail(path, f"more than {limit} bytes; at most {limit} are read")
+    return raw
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a regular file of at most `limit` bytes (`read_bytes`), strictly UTF-8.
+    UTF-16 and other encodings get a message saying what to do."""
+    path = Path(path)
+    raw = read_bytes(path, limit)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)):
         raise _fail(path, "is UTF-16 text; save it as UTF-8")
     if raw.startswith(b"\xef\xbb\xbf"):
