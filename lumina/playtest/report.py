@@ -329,9 +329,10 @@ def render_html(report: dict[str, Any], book: Book) -> str:
     charts = []
     for c in report["curves"]:
         labels = [lv["number"] for lv in c["levels"]]
-        charts.append(Markup(lines_svg(
+        charts.append((c["pack"], Markup(lines_svg(
             [("par", [lv["par"] for lv in c["levels"]]),
-             ("observed: median moves of a first win", [lv["median_moves"] for lv in c["levels"]])],
-            labels, title=f"{c['pack']}: moves, par against observed", ylabel="moves")))
+             ("observed", [lv["median_moves"] for lv in c["levels"]])],
+            labels, title=f"{c['pack']}: par against the median moves of a first win",
+            ylabel="moves"))))
     legends = {r["id"]: legend(book.entries[r["id"]]) for r in report["levels"]}
     return env.get_template("report.html").render(r=report, charts=charts, legends=legends)

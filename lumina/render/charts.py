@@ -197,11 +197,12 @@ def lines_svg(series: Sequence[tuple[str, Sequence[float | None]]], labels: Sequ
         if num % every == 0 or i == 0:
             body.append(f'<text class="chart-tick" x="{_f(xs(i))}" y="{_f(top + ph + 16)}" '
                         f'text-anchor="middle">{num}</text>')
+    lx = left + 8
     for k, (name, values) in enumerate(series):
         shape, cls = MARKERS[k % len(MARKERS)], f"chart-line-{k + 1}"
-        lx = left + 8 + k * (pw / max(len(series), 1))
         body.append(marker(shape, lx, 14, r=4, cls=f"chart-mark chart-mark-{k + 1}"))
         body.append(f'<text class="chart-legend" x="{_f(lx + 9)}" y="18">{escape(name)}</text>')
+        lx += 30 + 6.5 * len(name)          # the next legend entry after this one's text
         path, pen = [], "M"
         for i, v in enumerate(values):
             if v is None:
