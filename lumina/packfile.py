@@ -109,6 +109,7 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_int=_big_int, parse_constant=_no_constant)   # one, not one a call
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
@@ -125,10 +126,11 @@ def _depth(text: str) -> int:
 def parse_json(text: str, path: str | os.PathLike) -> Any:
     """JSON with bounds: nesting at most MAX_DEPTH, integers at most MAX_INT_DIGITS
     digits, no NaN/Infinity. `PackError` names the file and the place."""
-    if _depth(text) > MAX_DEPTH:
+    # (text with no more brackets than the bound cannot nest past it: no scan needed)
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise _fail(Path(path), f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, parse_int=_big_int, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise _fail(Path(path), f"not valid JSON (line {e.lineno}, column {e.colno}: "
                     f"{e.msg})") from None
