@@ -505,3 +505,12 @@ def test_lines_chart_takes_fractional_values():
     from lumina.render.charts import lines_svg
     svg = lines_svg([("par", [20, 41]), ("observed", [23.5, 101.5])], [1, 2], title="t", ylabel="moves")
     assert svg.startswith("<svg") and ">140<" in svg and "101.5" in svg
+
+
+def test_bench_playtest_prints_time_and_memory(packs, capsys):
+    from lumina.bench.__main__ import main as bench_main
+    assert bench_main(["playtest", "--attempts", "40", "--packs", str(packs), "--players-per-file", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("simulated ") and " attempts, " in out[0]
+    assert out[1].startswith("lumina.playtest ") and "(left out: 0)" in out[1]
+    assert "s CPU" in out[1] and "peak RSS" in out[1]
