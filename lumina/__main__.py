@@ -14,6 +14,8 @@ COMMANDS = (
     ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE", "solve a level, desc or Rush Hour board"),
     ("bench", " | ".join(name for name, _ in BENCHMARKS), "benchmarks that print their figures"),
     ("vectors", "", "emit the engine parity vectors for the JS tests"),
+    ("playtest", "LOG... [--packs packs] [--out DIR] | simulate --levels PACKS --players N --seed S",
+     "replay exported play logs and report what players met; or simulate playtesters"),
 )
 
 

@@ -47,12 +47,11 @@ def _fail(path: Path, what: str) -> PackError:
     return PackError(f"{path}: {what}")
 
 
-def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
-    """The text of a regular file of at most `limit` bytes, strictly UTF-8.
+def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes.
 
     Never blocks or runs away: FIFOs, devices (/dev/zero) and folders are refused
-    before reading, and at most `limit` + 1 bytes are ever read. UTF-16 and other
-    encodings get a message saying what to do."""
+    before reading, and at most `limit` + 1 bytes are ever read."""
     path = Path(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -81,6 +80,14 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
         os.close(fd)
     if len(raw) > limit:
         raise _fail(path, f"more than {limit} bytes; at most {limit} are read")
+    return raw
+
+
+def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of a regular file of at most `limit` bytes (`read_bytes`), strictly UTF-8.
+    UTF-16 and other encodings get a message saying what to do."""
+    path = Path(path)
+    raw = read_bytes(path, limit)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(raw) >= 2 and (raw[0] == 0 or raw[1] == 0)):
         raise _fail(path, "is UTF-16 text; save it as UTF-8")
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -102,6 +109,7 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_int=_big_int, parse_constant=_no_constant)   # one, not one a call
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
@@ -118,10 +126,11 @@ def _depth(text: str) -> int:
 def parse_json(text: str, path: str | os.PathLike) -> Any:
     """JSON with bounds: nesting at most MAX_DEPTH, integers at most MAX_INT_DIGITS
     digits, no NaN/Infinity. `PackError` names the file and the place."""
-    if _depth(text) > MAX_DEPTH:
+    # (text with no more brackets than the bound cannot nest past it: no scan needed)
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(text) > MAX_DEPTH:
         raise _fail(Path(path), f"JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, parse_int=_big_int, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as e:
         raise _fail(Path(path), f"not valid JSON (line {e.lineno}, column {e.colno}: "
                     f"{e.msg})") from None

@@ -28,6 +28,7 @@ BENCHMARKS: tuple[tuple[str, str], ...] = (
     ("generate", "full regeneration of the packs into a temp folder"),
     ("cluster", "a daily pool: local process pool vs a local Dask cluster"),
     ("site", "site build time and page weight"),
+    ("playtest", "lumina.playtest over 100,000 simulated attempts: time and peak memory"),
 )
 
 ROOT = Path(__file__).resolve().parents[2]

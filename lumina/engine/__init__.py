@@ -24,7 +24,7 @@ DEFAULT_MEASURE_CAP = 2_000_000
 DEFAULT_PLAN_CAP = 1_000_000
 
 __all__ = ["Board", "Outcome", "Solution", "DagInfo", "Measures", "Candidate", "LayoutSweep",
-           "solve", "analyse", "measure", "exact_sweep", "level_at", "component",
+           "solve", "analyse", "measure", "exact_sweep", "level_at", "component", "distances",
            "goal_sweep", "backward_sweep", "keep_freed_memory", "DEFAULT_STATE_CAP"]
 
 KEEP_FREED = 1 << 30            # bytes glibc may keep after free (M_TRIM_THRESHOLD)
@@ -116,6 +116,17 @@ def component(level, state_cap: int = 10_000_000) -> int:
     if not complete:
         raise ValueError(f"component larger than {state_cap} states")
     return states
+
+
+def distances(level, *, state_cap: int = DEFAULT_MEASURE_CAP) -> dict[int, int]:
+    """Every state reachable from the start (real rules), mapped to its moves to the
+    nearest win, or -1 where no win is reachable (a trap): one enumeration of the
+    component and one backward sweep from all its goals. ValueError past `state_cap`.
+    The play-log tools use it to tell how far a recorded position is from a win."""
+    d = _graph.goal_distances(_board(level), _cap("state_cap", state_cap))
+    if d is None:
+        raise ValueError(f"component larger than {state_cap} states")
+    return d
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -609,3 +609,36 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
         free(dedge)
         free(count)
         graph_free(&g)
+
+
+def goal_distances(level, int64_t state_cap):
+    """See lumina.engine.distances: {state key: moves to the nearest win, -1 for a trap}
+    over the start's whole component, or None when it has more than `state_cap` states."""
+    cdef Board b = _board(level)
+    cdef Graph g
+    cdef int32_t* dist = NULL
+    cdef uint64_t start = b.start
+    cdef int64_t i, n
+    cdef int st
+    if graph_open(&g) != 0:
+        graph_free(&g)
+        raise MemoryError
+    try:
+        with nogil:
+            st = graph_build(&b.c, &g, &start, 1, state_cap)
+        if st == G_NOMEM:
+            raise MemoryError("distances ran out of memory")
+        if st == G_CAPPED:
+            return None
+        n = g.a.n
+        dist = <int32_t*>malloc(n * sizeof(int32_t))
+        if dist == NULL:
+            raise MemoryError
+        with nogil:
+            st = dist_to_goal(&b.c, &g, dist, False)
+        if st != 0:
+            raise MemoryError
+        return {g.a.st[i]: dist[i] for i in range(n)}
+    finally:
+        free(dist)
+        graph_free(&g)

@@ -18,6 +18,7 @@ format; inputs are iterated in sorted order.
 """
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Iterable, Sequence
 
@@ -176,3 +177,46 @@ def campaign_svg(worlds: Iterable[tuple[str, Sequence[int]]], *, title: str,
         i += len(opts)
     desc = "; ".join(f"{name}: " + ", ".join(map(str, opts)) for name, opts in worlds)
     return _frame(title, desc, width, height, body, "chart-campaign")
+
+
+def lines_svg(series: Sequence[tuple[str, Sequence[float | None]]], labels: Sequence[int], *,
+              title: str, ylabel: str, xlabel: str = "level", width: int = 420,
+              height: int = 240) -> str:
+    """Several series over the same x positions (`labels`, e.g. level numbers): a line and
+    a marker shape per series (MARKERS in order), a gap where a value is None, a legend
+    above the plot naming each series beside its marker."""
+    left, top, right, bottom = 44, 34, 14, 44
+    pw, ph = width - left - right, height - top - bottom
+    n = max(len(labels), 1)
+    ymax = _nice_max(math.ceil(max([v for _, vs in series for v in vs if v is not None] + [1])))
+    xs = lambda i: left + pw * (i + 0.5) / n  # noqa: E731
+    ys = lambda v: top + ph - ph * v / ymax  # noqa: E731
+    body = _axes(left, top, pw, ph, ymax, ylabel, xlabel)
+    every = 1 if n <= 15 else 2 if n <= 30 else 5
+    for i, num in enumerate(labels):
+        if num % every == 0 or i == 0:
+            body.append(f'<text class="chart-tick" x="{_f(xs(i))}" y="{_f(top + ph + 16)}" '
+                        f'text-anchor="middle">{num}</text>')
+    lx = left + 8
+    for k, (name, values) in enumerate(series):
+        shape, cls = MARKERS[k % len(MARKERS)], f"chart-line-{k + 1}"
+        body.append(marker(shape, lx, 14, r=4, cls=f"chart-mark chart-mark-{k + 1}"))
+        body.append(f'<text class="chart-legend" x="{_f(lx + 9)}" y="18">{escape(name)}</text>')
+        lx += 30 + 6.5 * len(name)          # the next legend entry after this one's text
+        path, pen = [], "M"
+        for i, v in enumerate(values):
+            if v is None:
+                pen = "M"
+                continue
+            path.append(f"{pen}{_f(xs(i))},{_f(ys(v))}")
+            pen = "L"
+        if path:
+            body.append(f'<path class="chart-line {cls}" d="{" ".join(path)}"/>')
+        for i, v in enumerate(values):
+            if v is not None:
+                body.append(f'<g class="chart-point"><title>{escape(name)}, {xlabel} {labels[i]}: '
+                            f'{_f(v)}</title>' + marker(shape, xs(i), ys(v), r=3.5,
+                                                       cls=f"chart-mark chart-mark-{k + 1}") + "</g>")
+    desc = "; ".join(f"{name}: " + ", ".join(f"{labels[i]}: {'-' if v is None else _f(v)}"
+                                             for i, v in enumerate(values)) for name, values in series)
+    return _frame(title, desc, width, height, body, "chart-lines")
