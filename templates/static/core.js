@@ -63,7 +63,7 @@ export function nearestBlock(board, state, i, dir) {
 }
 
 /**
- * One attempt at `level`: the history of states (Undo walks it back), whether help was
+ * One attempt at `level`: the history of states (Undo walks it back, Redo forward again), whether help was
  * used, the stars a win earns under `rule` (#site-data's "stars"), and what is known about
  * optimal moves from positions met so far (the stored solution, then every line a search
  * found), so a hint on a known position needs no search.
@@ -86,6 +86,18 @@ export function createGame(level, rule) {
   }
   const storedLine = Array.isArray(level.solution) && level.solution.length > 0 && learn(start, level.solution);
   const current = () => hist[hist.length - 1];
+  let undone = [];   // moves taken back by undo, latest last: redo plays them again
+
+  /** Apply move m from the current position: {state, thawed: [rime blocks it thawed]} or null. */
+  function step(m) {
+    const prev = current();
+    let next;
+    try { next = E.applyMove(board, prev, m); } catch { return null; }
+    hist.push(next); played.push([m[0], m[1]]);
+    const thawed = [];
+    board.blocks.forEach((b, j) => { if (b.kind === "rime" && next.flags[j] && !prev.flags[j]) thawed.push(j); });
+    return { state: next, thawed };
+  }
 
   return {
     board, level, start, rule,
@@ -97,23 +109,31 @@ export function createGame(level, rule) {
     get helped() { return helped; },
     solved: () => E.isSolved(board, current()),
     legal: (i) => E.legalMoves(board, current()).filter((m) => i === undefined || m[0] === i),
-    /** Play a move; returns {state, thawed: [block indices]} or null when it is illegal. */
+    /** Play a move; returns {state, thawed: [block indices]} or null when it is illegal. A new
+     * move forgets what Undo took back (Redo has nothing left to replay). */
     play(m) {
-      const prev = current();
-      let next;
-      try { next = E.applyMove(board, prev, m); } catch { return null; }
-      hist.push(next); played.push([m[0], m[1]]);
-      const thawed = [];
-      board.blocks.forEach((b, j) => { if (b.kind === "rime" && next.flags[j] && !prev.flags[j]) thawed.push(j); });
-      return { state: next, thawed };
+      const r = step(m);
+      if (r) undone = [];
+      return r;
     },
+    /** Take back the last move; Redo can play it again. */
     undo() {
       if (!played.length) return false;
-      hist.pop(); played.pop();
+      hist.pop(); undone.push(played.pop());
       return true;
     },
+    /** Can Redo replay a move taken back by Undo? */
+    get canRedo() { return undone.length > 0; },
+    /** Replay the last move Undo took back: {move, state, thawed}, or null when there is none. */
+    redo() {
+      if (!undone.length) return null;
+      const m = undone[undone.length - 1], r = step(m);
+      if (!r) { undone = []; return null; }
+      undone.pop();
+      return { move: m, ...r };
+    },
     /** A fresh attempt: back to the start, and help no longer counts. */
-    reset() { hist = [start]; played = []; helped = false; },
+    reset() { hist = [start]; played = []; undone = []; helped = false; },
     /** A Hint or Solution step was shown: this attempt can earn at most rule.help_cap stars. */
     help() { helped = true; },
     /** {move, left} known for the current position (left 0 and no move when solved), or null. */

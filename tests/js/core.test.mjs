@@ -53,6 +53,46 @@ test("history: play, refuse illegal moves, undo back to the start", () => {
   assert.equal(g.moves, 0);
 });
 
+test("redo: replays what undo took back, in order, until a new move forgets it", () => {
+  const g = C.createGame(TINY, RULE);
+  assert.equal(g.canRedo, false);
+  assert.equal(g.redo(), null, "nothing to redo at the start");
+  g.play([1, 1]); g.play([0, 2]);
+  assert.ok(g.solved());
+  g.undo(); g.undo();
+  assert.equal(g.moves, 0);
+  assert.equal(g.canRedo, true);
+  const first = g.redo();
+  assert.deepEqual(first.move, [1, 1], "the move undone last comes back first");
+  assert.deepEqual(g.state.pos, [0, 2]);
+  const second = g.redo();
+  assert.deepEqual(second.move, [0, 2]);
+  assert.deepEqual(g.played, [[1, 1], [0, 2]]);
+  assert.ok(g.solved(), "redo reaches the win again");
+  assert.equal(g.result().stars, 3, "a redone par win is still a par win");
+  assert.equal(g.redo(), null);
+  g.undo(); g.undo();
+  g.redo();                                    // back one move, then a different move
+  assert.ok(g.play([1, -2]));
+  assert.equal(g.canRedo, false, "a new move forgets the undone moves");
+  assert.equal(g.redo(), null);
+});
+
+test("redo: thawing is reported again, help is kept, reset forgets", () => {
+  const g = C.createGame(lvl("5x4-R0-K0021R3012"), RULE);
+  assert.deepEqual(g.play([0, 1]).thawed, [1]);
+  g.undo();
+  assert.equal(g.state.flags[1], 0, "undo refreezes the rime");
+  assert.deepEqual(g.redo().thawed, [1], "redo thaws it again");
+  g.help();
+  g.undo(); g.redo();
+  assert.equal(g.helped, true, "redo does not clear help");
+  g.undo();
+  g.reset();
+  assert.equal(g.canRedo, false, "Reset starts a fresh attempt: nothing to redo");
+  assert.equal(g.helped, false);
+});
+
 test("stars: par win 3, help caps at 2, Reset clears help so an honest par win is 3 again", () => {
   const g = C.createGame(TINY, RULE);
   g.play([1, 1]); g.play([0, 2]);
