@@ -1,22 +1,16 @@
 // Lumina board: mountBoard(el, level, opts) plays one level in `el`. It wires the game core
 // (core.js: state, history, help, stars), the renderer (render.js) and the input layer
 // (input.js), asks the search worker (hints.js -> hint-worker.js, loaded when first needed)
-// for hints, and owns the controls, autoplay and the result. The DOM contract is in tests/js/README.
+// for hints, and owns the controls, autoplay and the result. It tells what the player does
+// with "lumina-play" events on the board element (the sound and the play log listen). The DOM
+// contract is in tests/js/README.
 import { createGame } from "./core.js";
 import { createView } from "./render.js";
 import { attachInput } from "./input.js";
 import { recordResult } from "./progress.js";
+import { siteData } from "./common.js";
 
 const STEP_MS = 950;
-const DIR_WORDS = { e: "right", w: "left", s: "down", n: "up" };
-const KIND_WORDS = { key: "light key", crystal: "crystal", sand: "sand", ice: "ice", rime: "rime" };
-
-/** The page's #site-data (lumina/sitedata.py): gates, pool, epoch, stars, kinds. */
-export function siteData(doc = document) {
-  const n = doc.getElementById("site-data");
-  if (!n) throw new Error("this page has no #site-data");
-  return JSON.parse(n.textContent);
-}
 
 /** Breadth-first search from `state` off the main thread (hints.js, loaded on first use). */
 export const solveAsync = async (level, state, budget) => (await import("./hints.js")).solveAsync(level, state, budget);
@@ -24,7 +18,7 @@ export const solveAsync = async (level, state, budget) => (await import("./hints
 /** The controls: opts.controls, else the page's elements by id; any missing one is a detached
  * stand-in (a demo board has none), so the board never has to ask. */
 function controls(given) {
-  const ids = { moves: "moves", undo: "undo", reset: "reset", solution: "solution", hint: "hint", hintText: "hint-text", helpNote: "help-note", result: "result" };
+  const ids = { moves: "moves", undo: "undo", redo: "redo", reset: "reset", solution: "solution", hint: "hint", hintText: "hint-text", helpNote: "help-note", result: "result" };
   const c = {};
   for (const [k, id] of Object.entries(ids)) {
     c[k] = given[k] || (Object.keys(given).length ? null : document.getElementById(id));
@@ -34,11 +28,11 @@ function controls(given) {
 }
 
 /**
- * Render `level` into `el` and play it. opts: {controls: {moves, undo, reset, solution, hint,
+ * Render `level` into `el` and play it. opts: {controls: {moves, undo, redo, reset, solution, hint,
  * hintText, helpNote, result}, autoplay: bool, record: bool (default true), day: local day
  * number to count toward the daily streak, site: #site-data, maxCell: px (default 64),
- * width: px available}. Returns {board, state, moves, solved, helped, move(m), undo(), reset(),
- * step(), hint(), stopAutoplay(), destroy()}; step() and hint() return promises.
+ * width: px available}. Returns {board, state, moves, solved, helped, move(m), undo(), redo(),
+ * reset(), step(), hint(), stopAutoplay(), destroy()}; step() and hint() return promises.
  */
 export function mountBoard(el, level, opts = {}) {
   const site = opts.site || siteData();
@@ -54,6 +48,7 @@ export function mountBoard(el, level, opts = {}) {
     view.draw(game.state, { moves: game.moves, won, movable });
     ctl.moves.textContent = game.moves;
     ctl.undo.disabled = game.moves === 0;
+    ctl.redo.disabled = !game.canRedo || locked;
     ctl.reset.disabled = game.moves === 0 && !game.helped;
     ctl.solution.disabled = won || busy || locked;
     ctl.hint.disabled = won || busy || locked;
@@ -70,7 +65,11 @@ export function mountBoard(el, level, opts = {}) {
     ctl.hintText.textContent = "";
   }
 
-  function emit(type, detail) { el.dispatchEvent(new CustomEvent("lumina:" + type, { detail, bubbles: true })); }
+  /** What the player did, for the sound and the play log: {type, ...} (tests/js/README).
+   * Autoplay (tutorials, demos) is not the player: it says nothing. */
+  function tell(type, detail = {}) {
+    if (!auto && !locked) el.dispatchEvent(new CustomEvent("lumina-play", { detail: { type, ...detail } }));
+  }
 
   function finish() {
     const r = game.result(), res = ctl.result, st = r.stars, starText = "★".repeat(st) + "☆".repeat(3 - st);
@@ -86,21 +85,33 @@ export function mountBoard(el, level, opts = {}) {
     res.hidden = false;
     if (opts.record !== false && level.optimal != null) recordResult(level.id, r, opts.day ?? null);
     view.say(`Solved in ${r.moves} moves: ${st} of 3 stars.`);
-    emit("win", { moves: r.moves, optimal: r.optimal, stars: st, assisted: r.helped, helped: r.helped });
+    tell("win", { moves: r.moves, stars: st, helped: r.helped });
   }
 
   // ---- moves ------------------------------------------------------------------------------
-  function commit(m) {
-    const r = game.play(m);
-    if (!r) { render(); return false; }
-    view.moved(m, r.thawed);
+  /** Show a move the game core has made (played, or replayed by Redo). */
+  function shown(m, thawed, type, detail) {
+    view.moved(m, thawed);
     clearHint();
     won = game.solved() && !auto;
     render();
     view.say(view.label(game.state, m[0]) + `. ${game.moves} moves.`);
-    emit("move", { move: m, moves: game.moves, solved: game.solved() });
+    tell(type, detail);
     if (won) finish();
+  }
+
+  function commit(m) {
+    const r = game.play(m);
+    if (!r) { render(); return false; }
+    shown(m, r.thawed, "move", { block: m[0], distance: m[1] });
     return true;
+  }
+
+  function redo() {
+    stopAutoplay();
+    input.cancel();
+    const r = game.redo();
+    if (r) shown(r.move, r.thawed, "redo");
   }
 
   function restart() {
@@ -117,66 +128,21 @@ export function mountBoard(el, level, opts = {}) {
     won = false;
     ctl.result.hidden = true;
     clearHint(); render();
+    tell("undo");
   }
 
-  // ---- hints and the solution, from the current position --------------------------------------
-  /** {move, left} for the current position, {failure} when none can be given, or null if the
-   * position changed while the worker searched. */
-  async function here() {
-    const known = game.known();
-    if (known) return known;
-    const state = game.state, k = game.stateKey(state);
-    busy = true; render();
-    ctl.hintText.textContent = "Thinking…";
-    const res = await solveAsync(level, state);
-    busy = false;
-    el.dataset.searchMs = res.ms ?? "";   // the worker's own search time (the browser suite prints it)
-    const h = game.learnFrom(state, res);
-    if (game.stateKey(game.state) !== k) { render(); return null; }
-    ctl.hintText.textContent = "";
-    render();
-    return h || { failure: res.outcome };
+  function reset() {
+    if (!stopAutoplay()) restart();
+    tell("reset");
   }
 
-  function sayFailure(f) {
-    el.dataset.left = f === "unsolvable" ? "none" : "unknown";
-    ctl.hintText.textContent = f === "unsolvable"
-      ? "From here the light can no longer reach the lantern. Undo a few moves, or Reset."
-      : "This position is too tangled for a quick hint. Try Undo, or a move or two, and ask again.";
-  }
-
-  /** The search's answer from the current position, or null (won, locked, stale, failed). */
-  async function ask() {
-    stopAutoplay();
-    if (won || locked) return null;
-    const h = await here();
-    if (h && h.failure) sayFailure(h.failure);
-    return h && !h.failure ? h : null;
-  }
-
-  async function hint() {
-    const h = await ask();
-    if (!h) return;
-    game.help();
-    el.dataset.left = h.left;
-    if (h.move) {
-      const [i, d] = h.move, b = board.blocks[i];
-      el.dataset.hint = `${i}:${d}`;
-      view.showTip(game.state, h.move);
-      const dir = DIR_WORDS[b.horiz ? (d > 0 ? "e" : "w") : (d > 0 ? "s" : "n")];
-      const what = b.kind === "key" ? "the light key" : `the ${KIND_WORDS[b.kind]} block`;
-      const how = b.kind === "ice" ? `let the ice block glide ${dir}` : `slide ${what} ${dir} ${Math.abs(d)}`;
-      ctl.hintText.textContent = `${h.left} move${h.left === 1 ? "" : "s"} left from here. Next: ${how}.`;
-    }
-    render();
-  }
-
-  async function step() {
-    const h = await ask();
-    if (!h || !h.move) return;
-    game.help();
-    commit(h.move);
-  }
+  // ---- hints and the solution, from the current position: hints.js, loaded on first use -------
+  const helper = {
+    game, board, level, el, ctl, view, render, commit, tell, stopAutoplay,
+    get won() { return won; }, locked, set busy(v) { busy = v; },
+  };
+  const hint = async () => (await import("./hints.js")).hint(helper);
+  const step = async () => (await import("./hints.js")).step(helper);
 
   // ---- autoplay (tutorials and how-to demos): the stored solution, looping -----------------------
   function tick() {
@@ -191,6 +157,7 @@ export function mountBoard(el, level, opts = {}) {
     clearTimeout(auto); auto = null;
     el.classList.remove("lb-autoplay"); delete el.dataset.autoplay;
     restart();
+    tell("start");   // the player takes over: their attempt starts now
     return true;
   }
 
@@ -199,8 +166,9 @@ export function mountBoard(el, level, opts = {}) {
     commit: (m) => (won || locked ? false : commit(m)), locked: () => won || busy || locked, interrupt: () => stopAutoplay(),
   });
   const on = [
-    [ctl.undo, "click", undo], [ctl.reset, "click", () => { stopAutoplay(); restart(); }],
+    [ctl.undo, "click", undo], [ctl.redo, "click", redo], [ctl.reset, "click", reset],
     [ctl.solution, "click", step], [ctl.hint, "click", hint], [window, "resize", view.layout],
+    [window, "pagehide", () => tell("leave")],
   ];
   for (const [t, ev, f] of on) t.addEventListener(ev, f);
 
@@ -211,7 +179,7 @@ export function mountBoard(el, level, opts = {}) {
   if (opts.autoplay && game.storedLine) {
     el.classList.add("lb-autoplay"); el.dataset.autoplay = "1";
     auto = setTimeout(tick, STEP_MS);
-  }
+  } else queueMicrotask(() => tell("start"));   // after the page's own listeners are on
 
   return {
     board, game,
@@ -220,7 +188,7 @@ export function mountBoard(el, level, opts = {}) {
     get solved() { return won; },
     get helped() { return game.helped; },
     move: (m) => { stopAutoplay(); return won || locked ? false : commit(m); },
-    undo, reset: () => { stopAutoplay(); restart(); }, step, hint, stopAutoplay,
+    undo, redo, reset, step, hint, stopAutoplay,
     destroy() { stopAutoplay(); input.detach(); for (const [t, ev, f] of on) t.removeEventListener(ev, f); el.replaceChildren(); },
   };
 }

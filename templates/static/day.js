@@ -1,9 +1,9 @@
 // A daily level's page (day.html): names its date and offers the next day only once it has
 // come. Also the date helpers of the archive and today's hop (pages-more.js). The date rule is core.js's
 // (dayIndex: the one held to Python's vectors), epoch and pool #site-data's; every daily
-// page loads pages.js, so its helpers cost nothing here.
+// page loads common.js, so its helpers cost nothing here.
 import { dayIndex } from "./core.js";
-import { $, $$, SITE } from "./pages.js";
+import { $, $$, SITE } from "./common.js";
 
 /** Days of the last week always stay listed, even across the start of a new round. */
 export const WEEK = 7;

@@ -1,6 +1,6 @@
 // Lumina page scripts for every page but the level page: home, world, today's daily hop,
-// the daily archive, share link, how to play and the player's progress. pages.js imports
-// this on demand.
+// the daily archive, share link, how to play, the player's progress and How levels are
+// made. pages.js imports this on demand.
 import { mountBoard, solveAsync } from "./board.js";
 import { loadProgress, totalStars, isWorldUnlocked } from "./progress.js";
 import { summary } from "./summary.js";
@@ -8,24 +8,27 @@ import { compile, startState } from "./engine.js";
 import { decodeDesc } from "./desc.js";
 import { dayNumber } from "./core.js";
 import { WEEK, shift, fmt, todayN, daysAgo } from "./day.js";
-import { $, $$, pad2, pad3, json, SITE, GATES, META, worldName, paintTotals, playLevel } from "./pages.js";
+import { $, $$, pad2, pad3, json, SITE, GATES, META, worldName, paintTotals, applyMotion } from "./common.js";
+import { lockWords } from "./locks.js";
+import { playLevel } from "./panel.js";
 
+/** A world's card (home) or head (world page): its stars, and when it is shut, what opens it
+ * and where to earn the stars ([data-lock-text], [data-lock-go]). Returns whether it is open. */
 function paintWorld(node, p, total) {
-  const n = +node.dataset.world, gate = +node.dataset.gate;
+  const n = +node.dataset.world;
   const count = +(node.dataset.levels || (META.worlds.find((w) => w.n === n) || { levels: 0 }).levels);
-  const got = totalStars(p, `w${n}-`), open = isWorldUnlocked(n, total, GATES);
+  const got = totalStars(p, `w${n}-`), { lock, text, guide } = lockWords(n, p, total), open = lock.open;
   $$("[data-world-stars]", node).forEach((s) => { s.textContent = got; });
   $$("[data-world-bar]", node).forEach((s) => { s.style.width = count ? `${Math.round((100 * got) / (3 * count))}%` : "0%"; });
   node.classList.toggle("locked", !open);
   node.classList.toggle("open", open);
-  const lock = $("[data-lock]", node);
-  if (lock) lock.textContent = open ? "Open" : `${gate} ★`;
-  const link = $("a", node);
-  if (link && link.classList.contains("world-link")) {
-    const why = open ? `${worldName(n)}: open, ${got} stars` : `${worldName(n)}: locked, opens at ${gate} stars, ${gate - total} more to go`;
-    link.setAttribute("aria-label", why);
-    link.title = open ? "" : `${gate - total} more ★ to open`;
-  }
+  const badge = $("[data-lock]", node);
+  if (badge) badge.textContent = open ? "Open" : `${lock.gate} ★`;
+  $$("[data-lock-text]", node).forEach((t) => { t.textContent = open ? "" : text; t.hidden = open; });
+  const go = $("[data-lock-go]", node);
+  if (go) { go.hidden = open || !guide; if (guide) { go.href = guide.href; go.textContent = `Earn them in ${guide.name}`; } }
+  const link = $("a.world-link", node);
+  if (link) link.setAttribute("aria-label", open ? `${worldName(n)}: open, ${got} stars` : `${worldName(n)}: locked. ${text}`);
   return open;
 }
 
@@ -54,11 +57,7 @@ function world() {
   const head = $(".world-head[data-world]");
   const open = head ? paintWorld(head, p, total) : true;
   const banner = $("[data-lock-banner]");
-  if (banner && head) {
-    banner.hidden = open;
-    const need = $("[data-need]", banner);
-    if (need) need.textContent = Math.max(0, +head.dataset.gate - total);
-  }
+  if (banner) banner.hidden = open;
   $$(".levels").forEach((l) => l.classList.toggle("locked", !open));
   $$(".level-tile[data-level]").forEach((t) => {
     const e = p.levels[t.dataset.level] || { stars: 0 };
@@ -141,7 +140,7 @@ function howto() {
     if (!lv) continue;
     const fake = (tag) => document.createElement(tag);
     mountBoard(el, lv, {
-      autoplay: !matchMedia("(prefers-reduced-motion: reduce)").matches,
+      autoplay: applyMotion(),
       record: false, maxCell: 52, site: SITE, loop: true,
       controls: { moves: fake("output"), undo: fake("button"), reset: fake("button"), solution: fake("button"), result: fake("div") },
     });

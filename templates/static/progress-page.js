@@ -1,8 +1,8 @@
 // The progress page's "best against par" table (progress.html): every level won in this
 // browser with its par, the fewest moves of a win without help, and the stars. The totals,
-// per-world rows and streak above it are pages.js's (summary.js).
+// per-world rows and streak above it are pages-more.js's (summary.js).
 import { loadProgress } from "./progress.js";
-import { $, json, worldName } from "./pages.js";
+import { $, json, worldName } from "./common.js";
 
 function bestTable() {
   const p = loadProgress(), pars = json("progress-data", { pars: {} }).pars;

@@ -3,7 +3,8 @@
 // rules; the class and data-* contract is in tests/js/README.
 import * as E from "./engine.js";
 
-const NAMES = { key: "light key", crystal: "crystal", sand: "sand", ice: "ice", rime: "rime" };
+/** Each kind in players' words: the one table (block labels here, hints in board.js). */
+export const KIND_NAMES = { key: "light key", crystal: "crystal", sand: "sand", ice: "ice", rime: "rime" };
 const SVG = "http://www.w3.org/2000/svg";
 
 export function make(tag, cls, parent, vars) {
@@ -73,7 +74,7 @@ export function createView(el, board, opts = {}) {
 
   function label(state, i) {
     const b = board.blocks[i], r = E.rect(board, state, i), f = state.flags[i];
-    const kind = b.kind === "sand" && f ? "spent sand" : b.kind === "rime" ? (f ? "thawed rime" : "frozen rime") : NAMES[b.kind];
+    const kind = b.kind === "sand" && f ? "spent sand" : b.kind === "rime" ? (f ? "thawed rime" : "frozen rime") : KIND_NAMES[b.kind];
     return `${kind} block, column ${r.x + 1} row ${r.y + 1}, slides ${b.horiz ? "left and right" : "up and down"}`;
   }
 

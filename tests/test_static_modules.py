@@ -1,0 +1,68 @@
+"""The site's scripts as modules: no import circle among templates/static/*.js, and one table of
+kind words.
+
+An import circle (pages.js -> pages-more.js -> pages.js, day.js -> pages.js) makes the order
+in which modules run depend on which page loaded first, so an export read at the top of a
+module may still be uninitialised. Static imports, re-exports, dynamic `import()` and worker
+URLs all count as edges.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+STATIC = Path(__file__).resolve().parents[1] / "templates" / "static"
+
+EDGE = re.compile(r'(?:^|[;\s}])(?:import|export)\s*(?:[^"\';(]*?from\s*)?["\'](\./[^"\']+)["\']'
+                  r'|\bimport\(\s*["\'](\./[^"\']+)["\']'
+                  r'|new\s+URL\(\s*["\'](\./[^"\']+)["\']', re.M)
+
+
+def graph(folder: Path = STATIC) -> dict[str, set[str]]:
+    """module name -> the modules it imports (statically, dynamically or as a worker)."""
+    out = {}
+    for p in sorted(folder.glob("*.js")):
+        text = re.sub(r"^\s*//.*$", "", p.read_text(encoding="utf-8"), flags=re.M)   # comments name files too
+        out[p.name] = {next(g for g in m.groups() if g)[2:] for m in EDGE.finditer(text)}
+    return out
+
+
+def circles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle, each as the path that closes it (depth-first search)."""
+    found, state = [], {}
+
+    def visit(n: str, path: list[str]) -> None:
+        state[n] = "open"
+        for m in sorted(g.get(n, ())):
+            if state.get(m) == "open":
+                found.append(path[path.index(m):] + [m] if m in path else [n, m])
+            elif m not in state:
+                visit(m, path + [m])
+        state[n] = "done"
+    for n in sorted(g):
+        if n not in state:
+            visit(n, [n])
+    return found
+
+
+def test_the_circle_finder_finds_circles():
+    assert circles({"a.js": {"b.js"}, "b.js": {"c.js"}, "c.js": {"a.js"}}) == [["a.js", "b.js", "c.js", "a.js"]]
+    assert circles({"a.js": {"b.js"}, "b.js": set(), "c.js": {"b.js"}}) == []
+    g = graph(STATIC)
+    assert "common.js" in g["pages.js"] and "panel.js" in g["pages.js"], "static and dynamic imports are edges"
+    assert "hint-worker.js" in g["hints.js"], "a worker URL is an edge"
+
+
+def test_no_import_circle_among_the_site_scripts():
+    g = graph()
+    assert len(g) > 10
+    assert not circles(g), f"import circles: {circles(g)}"
+    for name, deps in g.items():
+        assert deps <= set(g), f"{name} imports a script that is not there: {deps - set(g)}"
+
+
+def test_one_table_of_kind_words():
+    """Bug class: KIND_WORDS (board.js) repeated NAMES (render.js): two tables drift apart."""
+    tables = [p.name for p in sorted(STATIC.glob("*.js"))
+              if re.search(r'\bcrystal:\s*"crystal"', p.read_text(encoding="utf-8"))]
+    assert tables == ["render.js"], tables
