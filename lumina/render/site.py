@@ -6,6 +6,8 @@
     pages.*         one builder per page kind, through one Jinja2 environment
                     (autoescape on, StrictUndefined: a missing variable fails the build)
     assets          scripts and styles minified by rjsmin / rcssmin, play.css, the icon
+    offline         the app icons, the web manifest and last the service worker, whose
+                    version is the hash of every other file (a republish replaces its cache)
     writer.Writer   every output in memory; commit() swaps the folder in at once
 
 Determinism: packs and levels are iterated in sorted order, there are no timestamps
@@ -24,7 +26,7 @@ import jinja2
 
 from lumina.verify import VerifyReport
 
-from . import assets, pages
+from . import assets, offline, pages
 from .inputs import SiteInput, gather, pack_paths
 from .writer import SiteError, Writer
 
@@ -57,6 +59,7 @@ def render(data: SiteInput, templates: Path = TEMPLATES) -> Writer:
         build_pages(s)
     for rel, blob in assets.static_files(Path(templates)):
         out.add(rel, blob)
+    offline.add_app_files(out, Path(templates))
     return out
 
 
