@@ -79,12 +79,13 @@ def test_site_has_every_page_type(built):
                 "daily.html", "daily/index.html", "daily/001.html", "daily/174.html", "daily/001.png",
                 "daily/174.png", "play.html", "progress.html", "how-levels-are-made.html", "stats.html",
                 "how-to-play.html", "static/pages.js", "static/pages-more.js", "static/day.js", "static/board.js",
-                "static/engine.js", "static/site.css", "static/play.css"):
+                "static/engine.js", "static/site.css", "static/play.css", "sw.js", "manifest.webmanifest",
+                "static/icon-192.png", "static/icon-512.png"):
         assert (out / rel).is_file(), rel
     levels = site.level_pages(writer.files)
     assert len(levels) == 35 + 174 and levels[0] == "daily/001.html" and "w1/01.html" in levels
     assert not (out / "dailies.json").exists(), "no page downloads the whole daily pool any more"
-    pngs = [p for p in writer.files if p.endswith(".png")]
+    pngs = [p for p in writer.files if p.endswith(".png") and not p.startswith("static/")]
     assert len(pngs) == 35 + 174, "a thumbnail for every level, campaign and daily"
 
 
@@ -132,11 +133,14 @@ def test_locked_world_pages_carry_what_the_lock_needs(built):
     assert re.search(r'rel="prev" href="../w1/07.html" data-world="1"', first)
 
 
-def test_level_pages_say_why_the_level_is_hard(built):
+def test_level_pages_say_what_makes_them_hard_and_easier_with_a_glossary(built):
     _, writer = built
     for rel in ("w2/04.html", "daily/010.html"):
         html = writer.files[rel].decode()
-        assert "Why it's hard" in html and "first move" in html and "positions you can reach" in html, rel
+        assert "What makes it hard" in html and "<strong>Hard:</strong>" in html and "<strong>Easier:</strong>" in html, rel
+        glossary = re.search(r'<dl id="glossary">(.*?)</dl>', html, re.S).group(1)
+        assert [t.lower() for t in re.findall(r"<dt>(.*?)</dt>", glossary)] == \
+            ["par", "plans", "chain", "traps", "twist margin"], rel
 
 
 def test_no_timestamps_or_absolute_links(built):
@@ -400,22 +404,41 @@ def test_play_css_leaves_out_the_sections_play_pages_never_show(built):
     assert ".lock-cover" in play and ".why" in play and ".play-side" in play
 
 
-def test_why_hard_words_come_from_the_analysis_fields():
-    lv = read_pack(FIXTURES / "world-2.json").levels[3]
+def _with(lv, **fields):
+    """`lv` with its analysis fields replaced (and `chain`/`deepest`, which older Analysis lacks)."""
     a = lv.analysis
-    got = dict(words.why_hard(lv.replace(analysis=a.__class__(**{
-        **a.__dict__, "plans": 2, "plans_capped": False, "first_moves_optimal": 1, "first_moves_legal": 9,
-        "component_states": 4210, "traps": 1203, "crystal_optimal": 9}), optimal=12, solution=None)))
-    assert got["2 plans"] == "distinct plans reach par"
-    assert got["1 of 9"] == "first moves is optimal"
-    assert got["4,210"] == "positions you can reach"
-    assert got["1,203"].startswith("trap positions (no way out")
-    assert got["Twist:"] == "as plain crystal: 9 moves; with this sand: 12"
-    plain = dict(words.why_hard(lv.replace(analysis=a.__class__(**{
-        **a.__dict__, "plans": 1, "traps": 0, "crystal_optimal": None, "first_moves_optimal": 3,
-        "first_moves_legal": 3}))))
-    assert "Twist:" not in plain and "0 traps" in plain and "1 plan" in plain
-    assert plain["3 of 3"].endswith("any start works")
+    extra = {k: fields.pop(k) for k in ("chain", "deepest") if k in fields}
+    cls = a.__class__
+    if extra and not all(hasattr(a, k) for k in extra):
+        import dataclasses
+        cls = dataclasses.make_dataclass("A", [(k, int) for k in extra], bases=(cls,), frozen=True)
+    return lv.replace(analysis=cls(**{**a.__dict__, **fields, **extra}))
+
+
+def test_why_hard_words_come_from_the_analysis_fields():
+    lv = read_pack(FIXTURES / "world-2.json").levels[3].replace(optimal=12, solution=None)
+    why = words.why_hard(_with(lv, plans=2, plans_capped=False, first_moves_optimal=1, first_moves_legal=9,
+                               component_states=4210, traps=1203, crystal_optimal=9))
+    assert why.hard == "this sand adds 3 moves to plain crystal (twist margin 3); 1 of 9 first moves is optimal; 1,203 traps"
+    assert why.easier.startswith("2 plans reach par")
+    plain = words.why_hard(_with(lv, plans=1, plans_capped=False, traps=0, crystal_optimal=None,
+                                 first_moves_optimal=3, first_moves_legal=3))
+    assert plain.hard.startswith("one plan: every answer in par is the same idea")
+    assert "twist" not in plain.hard and "any first move works" in plain.easier and "no traps" in plain.easier
+
+
+def test_why_hard_reads_chain_and_deepest_when_the_packs_carry_them():
+    """Bug class: many plans listed under "Why it's hard" ("16 plans distinct plans reach par"):
+    plans make a level easier; a long chain, a twist margin and the deepest start make it hard."""
+    lv = read_pack(FIXTURES / "world-2.json").levels[3].replace(optimal=12, solution=None)
+    why = words.why_hard(_with(lv, plans=16, plans_capped=False, crystal_optimal=10, first_moves_optimal=2,
+                               first_moves_legal=2, traps=0, chain=9, deepest=12))
+    assert why.hard.startswith("a chain of 9 moves that must come in order; this sand adds 2 moves")
+    assert "16 plans reach par" in why.easier and "plans" not in why.hard
+    short = words.why_hard(_with(lv, plans=3, plans_capped=True, crystal_optimal=11, chain=4, deepest=12,
+                                 first_moves_optimal=1, first_moves_legal=5, traps=0))
+    assert short.easier.startswith("3+ plans reach par") and "longest chain is 4 of 12 moves" in short.easier
+    assert short.hard.count(";") <= words.ITEMS - 1, "one line: at most three items"
 
 
 def test_star_words_follow_the_star_rule():

@@ -136,7 +136,8 @@ def levels(s: Site) -> None:
             s.out.add(f"w{w.number}/{n:02d}.png", thumbs.thumbnail_png(lv))
             s.page(f"w{w.number}/{n:02d}.html", "level.html",
                    title=f"{w.name} {n} · Lumina", world=wc, level=lv, num=n, play=play_json(lv),
-                   desc=lv.desc(), why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
+                   why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
+                   ending=wi + 1 == len(ws) and i + 1 == len(w.levels),
                    description=f"{w.name}, level {n}: {lv.width}×{lv.height}, par {lv.optimal}.")
 
 
@@ -148,7 +149,7 @@ def dailies(s: Site) -> None:
         n = level_num(lv)
         s.out.add(f"daily/{n:03d}.png", thumbs.thumbnail_png(lv))
         s.page(f"daily/{n:03d}.html", "day.html", title=f"Daily #{n} · Lumina", level=lv, num=n,
-               play=play_json(lv), desc=lv.desc(), why=why_hard(lv),
+               play=play_json(lv), why=why_hard(lv),
                prev=f"{level_num(days[i - 1]):03d}.html" if i else None,
                next=f"{level_num(days[i + 1]):03d}.html" if i + 1 < len(days) else None,
                og_image=f"{n:03d}.png",
@@ -159,14 +160,14 @@ def dailies(s: Site) -> None:
     s.page("daily/index.html", "archive.html", title="Past days · Lumina", days=tiles,
            og_image=f"{level_num(days[0]):03d}.png",
            description="Every Lumina daily so far, newest first.")
-    s.page("daily.html", "daily.html", title="Today's light · Lumina", og_image=s.og_default,
+    s.page("daily.html", "daily.html", title="Daily · Lumina", og_image=s.og_default,
            description="A new Lumina puzzle every day.")
 
 
 def progress(s: Site) -> None:
     pars = {lv.id: lv.optimal for w in s.data.worlds for lv in w.levels}
     pars.update({lv.id: lv.optimal for lv in s.data.dailies})
-    s.page("progress.html", "progress.html", title="Your progress · Lumina",
+    s.page("progress.html", "progress.html", title="Progress · Lumina",
            worlds=[world_ctx(w) for w in s.data.worlds], pars=pars, dailies=len(s.data.dailies),
            progress_worlds=[{"n": w.number, "levels": len(w.levels)} for w in s.data.worlds],
            og_image=s.og_default, description="Your stars, levels and streak (kept in this browser).")
