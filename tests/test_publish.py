@@ -480,3 +480,94 @@ def test_making_page_measures_come_from_each_levels_analysis(built):
     assert row["single_plan"] == sum(1 for lv in w2 if lv.analysis.plans == 1)
     html = writer.files["how-levels-are-made.html"].decode()
     assert "What makes them hard" in html and f"<th scope=\"row\">Dune Sea</th><td class=\"num\">{len(w2)}</td>" in html
+
+
+# ---- offline and installable -------------------------------------------------------------
+
+def _sw_parts(sw: bytes) -> tuple[str, list[str]]:
+    text = sw.decode()
+    version = re.search(r'const VERSION="([0-9a-f]+)"', text).group(1)
+    files = json.loads(re.search(r"const FILES=(\[.*?\]);", text).group(1))
+    return version, files
+
+
+def test_service_worker_precaches_every_other_file_under_the_builds_hash(built):
+    _, writer = built
+    from lumina.render import offline
+    version, files = _sw_parts(writer.files["sw.js"])
+    assert files == sorted(p for p in writer.files if p != "sw.js"), "every page, script and image, nothing else"
+    assert version == offline.version(writer.files) and len(version) == 16
+    for rel in ("index.html", "w3/05.html", "daily/174.html", "daily/index.html", "daily.html", "progress.html",
+                "how-to-play.html", "how-levels-are-made.html", "play.html", "static/hint-worker.js",
+                "static/search.js", "static/sound.js", "manifest.webmanifest", "w1/01.png"):
+        assert rel in files, rel
+    assert offline.precache_bytes(writer.files) == sum(len(writer.files[p]) for p in files)
+
+
+def test_a_changed_site_gets_a_new_worker_version(built):
+    """Bug class: stale pages after a republish. The same packs give the same worker byte for
+    byte; any changed byte of any other file changes its version (the worker's cache name)."""
+    from lumina.render import offline
+    one, two = (site.render(site.gather(FIXTURES)) for _ in range(2))
+    assert one.files["sw.js"] == two.files["sw.js"]
+    changed = {k: v for k, v in one.files.items() if k != "sw.js"}
+    changed["static/play.css"] += b" "
+    assert offline.version(changed) != offline.version(one.files) == _sw_parts(one.files["sw.js"])[0]
+
+
+def test_manifest_and_icons(built):
+    _, writer = built
+    doc = json.loads(writer.files["manifest.webmanifest"])
+    assert doc["name"] == "Lumina" and doc["start_url"] == "./index.html" and doc["display"] == "standalone"
+    assert doc["theme_color"] == doc["background_color"] == "#0b1020"
+    for icon in doc["icons"]:
+        data = writer.files[icon["src"]]
+        w, h = struct.unpack(">II", data[16:24])
+        assert f"{w}x{h}" == icon["sizes"] and icon["type"] == "image/png"
+        assert set(_png_chunks(data)) == {b"IHDR", b"PLTE", b"IDAT", b"IEND"}, "no metadata: same bytes every build"
+    for rel, data in writer.files.items():
+        if rel.endswith(".html"):
+            html = data.decode()
+            assert 'rel="manifest"' in html and 'id="file-note" hidden' in html, rel
+            assert 'if(location.protocol=="file:")' in html, rel
+
+
+def test_names_match_across_nav_home_and_titles(built):
+    """Bug class: the home button said "Today's light" and the nav "Daily". A page reached by a
+    nav, footer or home link is titled with that link's name."""
+    _, writer = built
+    title = lambda rel: re.search(r"<title>(.*?)</title>", writer.files[rel].decode()).group(1)  # noqa: E731
+    home = writer.files["index.html"].decode()
+    links = re.findall(r'<a (?:class="[^"]*" )?href="([a-z/.-]+\.html)"[^>]*>([^<]+)</a>',
+                       home.split('<header class="top">')[1].split("</header>")[0]
+                       + home.split('<p class="hero-actions">')[1].split("</p>")[0]
+                       + home.split('<footer class="foot">')[1])
+    named = {text.strip(): rel for rel, text in links if text.strip() not in ("Play", "Continue")}
+    assert set(named) >= {"Daily", "Progress", "How to play", "How levels are made", "Past days"}, named
+    for text, rel in named.items():
+        assert title(rel).split(" · ")[0] == text, (text, rel, title(rel))
+
+
+def test_only_the_campaigns_last_level_carries_the_ending(built):
+    _, writer = built
+    ending = [p for p in site.level_pages(writer.files) if _level_data(writer.files[p].decode()).get("ending")]
+    assert ending == ["w5/07.html"]
+
+
+def test_chart_labels_never_overlap():
+    """Bug class: the world curve's value labels overlapped (13-26) and histogram ticks ran
+    together ("1214161820")."""
+    pts = [(i + 1, v, i == 0) for i, v in enumerate([2, 13, 14, 13, 14, 15, 14, 15, 16, 15, 26, 25, 26] * 3)]
+    for svg in (charts.curve_svg(pts, title="t", width=420), charts.curve_svg(pts, title="t"),
+                charts.histogram_svg({k: (k * 7) % 13 + 1 for k in range(4, 46)}, title="h", width=340)):
+        boxes = []
+        for x, y, anchor, t in re.findall(r'class="chart-(?:value|tick)" x="([\d.]+)" y="([\d.]+)" '
+                                          r'text-anchor="(\w+)"[^>]*>([^<]*)<', svg):
+            box = charts.text_box(float(x), float(y), t)
+            shift = (box[2] - box[0]) / 2 if anchor == "end" else 0     # y-axis ticks end at x
+            boxes.append((box[0] - shift, box[1], box[2] - shift, box[3]))
+        assert boxes
+        bad = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if charts._overlap(a, b)]
+        assert not bad, bad[:3]
+    assert charts.tick_every(30, 900) == 1 and charts.tick_every(42, 280) == 5
+    assert charts.place_labels([(10, 50, "12"), (14, 50, "13")]) == [(10, 41), (14, 71)]

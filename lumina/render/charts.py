@@ -6,6 +6,10 @@ colour scheme follows the page). Every chart has a `<title>` and `<desc>`,
 axis labels in text, and value labels on the marks, and distinguishes series by
 marker shape as well as colour, so it reads without colour.
 
+Legible: tick labels are spaced by the room they need (`tick_every`), and a value
+label that would overlap one already placed moves below its mark, or is left to the
+mark's tooltip (`place_labels`); tests hold every chart to no overlapping labels.
+
 Determinism: coordinates are rounded to one decimal and written with a fixed
 format; inputs are iterated in sorted order.
 
@@ -55,6 +59,46 @@ def _nice_max(v: int) -> int:
     return ((v + 49) // 50) * 50
 
 
+#: Room one label needs along the x axis, in chart units (two digits at 12 px and a gap).
+LABEL_ROOM = 24
+
+
+def tick_every(n: int, span: float, room: float = LABEL_ROOM) -> int:
+    """Label every k-th of `n` evenly spaced marks over `span` units so labels never touch."""
+    for k in (1, 2, 5, 10, 20, 50, 100):
+        if span * k / max(n, 1) >= room:
+            return k
+    return 100
+
+
+def text_box(x: float, y: float, text: str, size: float = 12) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a middle-anchored label: about 0.6 em a character, baseline at y."""
+    w = 0.6 * size * len(text) + 2
+    return x - w / 2, y - size, x + w / 2, y + 2
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def place_labels(marks: Sequence[tuple[float, float, str]], gap: float = 9,
+                 below: bool = True) -> list[tuple[float, float] | None]:
+    """For each (x, y, text) mark, where its label goes: above the mark, else (with `below`)
+    below it, else None (left to the mark's tooltip), so that no two labels overlap."""
+    placed: list[tuple[float, ...]] = []
+    out: list[tuple[float, float] | None] = []
+    for x, y, text in marks:
+        for ly in (y - gap, y + gap + 12) if below else (y - gap,):
+            box = text_box(x, ly, text)
+            if not any(_overlap(box, p) for p in placed):
+                placed.append(box)
+                out.append((x, ly))
+                break
+        else:
+            out.append(None)
+    return out
+
+
 def _ticks(top: int) -> list[int]:
     step = 1 if top <= 6 else 2 if top <= 12 else 5 if top <= 30 else 10 if top <= 60 else 20
     return list(range(0, top + 1, step))
@@ -81,30 +125,40 @@ def _axes(left: int, top: int, pw: float, ph: float, ymax: int, ylabel: str, xla
     return out
 
 
-def curve_svg(points: Sequence[tuple[int, int, bool]], *, title: str, width: int = 420,
-              height: int = 230, shape: str = "circle") -> str:
-    """A world's difficulty curve: `points` are (level number, optimal, tutorial)."""
-    left, top, right, bottom = 44, 16, 14, 44
+def curve_svg(points: Sequence[tuple[int, int, bool]], *, title: str, width: int = 960,
+              height: int = 260, shape: str = "circle", ids: Sequence[str] = ()) -> str:
+    """A world's difficulty curve: `points` are (level number, optimal, tutorial). With `ids`
+    (the levels' ids), a row under the level numbers holds each level's stars
+    (`<text class="chart-stars" data-stars-for=ID>`, filled by the page from the player's
+    progress)."""
+    left, top, right, bottom = 44, 22, 14, 44 + (16 if ids else 0)
     pw, ph = width - left - right, height - top - bottom
     ymax = _nice_max(max([p[1] for p in points] + [1]))
     n = max(len(points), 1)
     xs = lambda i: left + pw * (i + 0.5) / n  # noqa: E731
     ys = lambda v: top + ph - ph * v / ymax  # noqa: E731
     body = _axes(left, top, pw, ph, ymax, "optimal moves", "level")
+    if ids:   # the x axis label goes below the stars row
+        body[-1] = body[-1].replace(f'y="{_f(top + ph + 34)}"', f'y="{_f(top + ph + 50)}"')
     path = " ".join(f"{'M' if i == 0 else 'L'}{_f(xs(i))},{_f(ys(p[1]))}" for i, p in enumerate(points))
     if path:
         body.append(f'<path class="chart-line" d="{path}"/>')
-    every = 1 if n <= 15 else 2 if n <= 30 else 5
-    for i, (num, opt, tut) in enumerate(points):
+    every = tick_every(n, pw)
+    labels = place_labels([(xs(i), ys(opt), str(opt)) for i, (_, opt, _) in enumerate(points)])
+    for i, ((num, opt, tut), at) in enumerate(zip(points, labels)):
         x, y = xs(i), ys(opt)
         body.append(f'<g class="chart-point"><title>level {num}: {opt} moves'
                     f'{" (tutorial)" if tut else ""}</title>'
                     + marker("diamond" if tut else shape, x, y, cls="chart-mark-alt" if tut else "chart-mark")
                     + "</g>")
-        body.append(f'<text class="chart-value" x="{_f(x)}" y="{_f(y - 9)}" text-anchor="middle">{opt}</text>')
-        if num % every == 0 or num == 1:
+        if at:
+            body.append(f'<text class="chart-value" x="{_f(at[0])}" y="{_f(at[1])}" text-anchor="middle">{opt}</text>')
+        if i % every == 0:
             body.append(f'<text class="chart-tick" x="{_f(x)}" y="{_f(top + ph + 16)}" '
                         f'text-anchor="middle">{num}</text>')
+        if ids:
+            body.append(f'<text class="chart-stars" x="{_f(x)}" y="{_f(top + ph + 31)}" text-anchor="middle" '
+                        f'data-stars-for="{escape(ids[i])}"></text>')
     desc = "Optimal moves per level: " + ", ".join(f"{num}: {opt}" for num, opt, _ in points)
     return _frame(title, desc, width, height, body, "chart-curve")
 
@@ -127,6 +181,10 @@ def histogram_svg(counts: dict[int, int], *, title: str, uid: str = "h", width: 
             f'patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
             f'<line class="chart-hatch" x1="0" y1="0" x2="0" y2="6"/></pattern></defs>']
     body += _axes(left, top, pw, ph, ymax, "levels", "optimal moves")
+    every = tick_every(n, pw)
+    bars = [(i, k) for i, k in enumerate(keys) if counts.get(k, 0)]
+    labels = dict(zip((i for i, _ in bars), place_labels(
+        [(left + (i + 0.5) * bw, top + ph - ph * counts[k] / ymax, str(counts[k])) for i, k in bars], gap=5, below=False)))
     for i, k in enumerate(keys):
         v = counts.get(k, 0)
         x = left + i * bw + bw * 0.12
@@ -137,10 +195,10 @@ def histogram_svg(counts: dict[int, int], *, title: str, uid: str = "h", width: 
                         f'<rect class="chart-bar-fill" x="{_f(x)}" y="{_f(y)}" width="{_f(bw * 0.76)}" '
                         f'height="{_f(h)}"/><rect class="chart-bar-hatch" x="{_f(x)}" y="{_f(y)}" '
                         f'width="{_f(bw * 0.76)}" height="{_f(h)}" fill="url(#hatch-{uid})"/></g>')
-            body.append(f'<text class="chart-value" x="{_f(x + bw * 0.38)}" y="{_f(y - 5)}" '
-                        f'text-anchor="middle">{v}</text>')
-        every = 1 if n <= 20 else 2 if n <= 40 else 5
-        if k % every == 0 or i == 0:
+            if labels[i]:
+                body.append(f'<text class="chart-value" x="{_f(x + bw * 0.38)}" y="{_f(y - 5)}" '
+                            f'text-anchor="middle">{v}</text>')
+        if i % every == 0:
             body.append(f'<text class="chart-tick" x="{_f(x + bw * 0.38)}" y="{_f(top + ph + 16)}" '
                         f'text-anchor="middle">{k}</text>')
     desc = "Levels by optimal moves: " + ", ".join(f"{k}: {counts[k]}" for k in sorted(counts))

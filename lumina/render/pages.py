@@ -103,7 +103,8 @@ def worlds(s: Site) -> None:
                   "tutorial": lv.tutorial, "size": thumbs.thumbnail_size(lv)} for lv in w.levels]
         curve = charts.curve_svg([(t["num"], t["optimal"], t["tutorial"]) for t in tiles],
                                  title=f"{w.name}: optimal moves by level",
-                                 shape=charts.MARKERS[(w.number - 1) % len(charts.MARKERS)])
+                                 shape=charts.MARKERS[(w.number - 1) % len(charts.MARKERS)],
+                                 ids=[t["id"] for t in tiles])
         s.page(f"w{w.number}/index.html", "world.html", title=f"{w.name} · Lumina", world=wc,
                levels=tiles, curve=Markup(curve), og_image=tiles[0]["thumb"],
                description=f"World {w.number} of Lumina: {wc['mechanic_name']}, {len(w.levels)} levels.")

@@ -64,6 +64,27 @@ function world() {
     t.classList.toggle("done", e.stars > 0);
     starsCell($("[data-stars-earned]", t), e);
   });
+  // the player's stars on the difficulty curve, under each level's number
+  $$("[data-stars-for]").forEach((n) => {
+    const s = (p.levels[n.dataset.starsFor] || { stars: 0 }).stars;
+    n.textContent = s ? "★".repeat(s) : "·";
+    n.classList.toggle("chart-stars-none", !s);
+  });
+}
+
+/** A table or chart wider than its box scrolls sideways; a line above it says so. */
+function scrollCues() {
+  const paint = () => $$(".table-wrap, .chart-wrap").forEach((w) => {
+    let cue = w.previousElementSibling;
+    if (!cue || !cue.hasAttribute("data-scroll-cue")) {
+      cue = document.createElement("p");
+      cue.className = "scroll-cue"; cue.dataset.scrollCue = ""; cue.textContent = "Scroll sideways for more →";
+      w.before(cue);
+    }
+    cue.hidden = w.scrollWidth <= w.clientWidth + 1;
+  });
+  paint();
+  addEventListener("resize", paint);
 }
 
 /** A tile's stars (world levels, archive days): `e` is the level's stored entry, if any. */
@@ -167,4 +188,7 @@ function progressPage() {
 
 const PAGES = { home, world, today, archive, play, howto, progress: progressPage };
 
-export function run(page) { if (PAGES[page]) PAGES[page](); }
+export function run(page) {
+  if (PAGES[page]) PAGES[page]();
+  scrollCues();
+}

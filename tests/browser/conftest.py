@@ -9,6 +9,11 @@ Chromium is /usr/bin/chromium (Debian's, installed by .ci/run). If it is missing
 tests FAIL, never skip: a browser suite that quietly skips proves nothing.
 
 Screenshots and other artefacts go under $LUMINA_TEST_OUTPUT (default test-output/).
+
+Service workers are blocked in every context but those of the offline tests
+(`test_offline.py`): a worker precaches all ~700 files of the site on a page's first
+visit, which every short-lived test context would repeat against the shared server. A
+blocked registration is a path the pages must take quietly too (`offline.js`).
 """
 from __future__ import annotations
 
@@ -41,6 +46,16 @@ def browser_type_launch_args():
     return {"executable_path": CHROMIUM,
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                      "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "service_workers": "block"}
+
+
+def new_context(browser, **kw):
+    """A browser context with service workers blocked unless `service_workers="allow"`."""
+    return browser.new_context(**{"service_workers": "block", **kw})
 
 
 @pytest.fixture(scope="session")

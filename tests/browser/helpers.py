@@ -106,3 +106,15 @@ def open_everything(page, levels, but=()) -> None:
     all_open_progress). Note it runs again on each navigation and reload."""
     page.add_init_script(f"localStorage.setItem({json.dumps(PROGRESS_KEY)}, "
                          f"{json.dumps(all_open_progress(levels, but))})")
+
+
+def watch(page) -> list[str]:
+    """Console errors, uncaught errors, failed requests and HTTP errors of `page`, as they come."""
+    found: list[str] = []
+    page.on("console", lambda m: found.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: found.append(f"pageerror: {e}"))
+    # (a redirect page's own requests are cancelled when it moves on: ERR_ABORTED is not a failure)
+    page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "") else found.append(
+        f"request failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: found.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+    return found

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import shoot
+from conftest import new_context, shoot
 from helpers import (PROGRESS_KEY, dom_flags, dom_positions, drag, keyboard_move, progress,
                      python_left, python_states)
 
@@ -448,7 +448,7 @@ def test_a_crafted_8x8_link_never_freezes_the_page(page, base_url, errors):
 
 # ---- locks hold ----------------------------------------------------------------------------
 
-def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, base_url, packs, errors):
+def test_a_locked_world_shows_its_board_locked_and_its_links_locked(page, base_url, packs, errors):
     from lumina.sitedata import site_data
     gate = site_data()["gates"]["2"]
     lv = packs["w2-05"]
@@ -463,10 +463,10 @@ def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, ba
     assert page.locator("#hint").is_disabled() and page.locator("#solution").is_disabled()
     note = page.locator("[data-lock-text], [data-lock-note], .lock-note").first
     assert f"opens at {gate} ★" in note.inner_text() and f"{gate} more" in note.inner_text()
-    # the last level of world 1 does not walk into the locked world
+    # the last level of world 1 shows the lock on its links into the locked world
     page.goto(f"{base_url}w1/30.html")
-    page.wait_for_selector("#board [data-block]")
-    assert page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).every(a => !/w2\\//.test(a.getAttribute('href')))")
+    page.wait_for_selector("a[rel=next].locked-link")
+    assert page.evaluate("() => Array.from(document.querySelectorAll('a[href*=\"w2/\"]')).every(a => a.classList.contains('locked-link'))")
     # with the gate's stars (campaign levels of world 1), world 2 opens
     stars = {"levels": {f"w1-{i:02d}": {"stars": 3, "best": 9} for i in range(1, 1 + -(-gate // 3))}}
     page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', JSON.stringify({json.dumps(stars)}))")
@@ -476,3 +476,163 @@ def test_a_locked_world_shows_its_board_locked_and_links_do_not_walk_in(page, ba
     drag(page, lv, move)
     assert moves_shown(page) == 1
     assert not errors
+
+
+# ---- redo, what the board tells, sound and motion --------------------------------------------
+
+def test_redo_after_undo(page, base_url, packs, errors):
+    lv = packs["w1-07"]
+    open_level(page, base_url, lv["id"])
+    states = python_states(lv, lv["solution"])
+    assert page.locator("#redo").is_disabled()
+    drag(page, lv, lv["solution"][0])
+    drag(page, lv, lv["solution"][1])
+    page.click("#undo")
+    page.locator("#board").focus()
+    page.keyboard.press("u")                      # U undoes
+    assert moves_shown(page) == 0 and page.locator("#redo").is_enabled()
+    page.click("#redo")                           # the button
+    assert moves_shown(page) == 1 and dom_positions(page) == states[0][0]
+    page.locator("#board").focus()
+    page.keyboard.press("Shift+U")                # Shift+U
+    assert moves_shown(page) == 2 and dom_positions(page) == states[1][0]
+    assert page.locator("#redo").is_disabled()
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+y")              # Ctrl+Y
+    assert moves_shown(page) == 2 and dom_positions(page) == states[1][0]
+    page.click("#undo")
+    for m in lv["solution"][1:]:                  # a new line from here forgets the undone move
+        drag(page, lv, m)
+    assert page.locator("#redo").is_disabled()
+    page.locator("#result").wait_for(state="visible")
+    page.click("#undo")                           # take back the winning move and redo it: a win again
+    page.click("#redo")
+    page.wait_for_selector("#result[data-filled]:not([hidden])")
+    assert page.locator("#result").get_attribute("data-stars") == "3"
+    assert not errors
+
+
+PLAY_LOG = """window.__play = []; addEventListener('DOMContentLoaded', () => {
+    const b = document.getElementById('board');
+    if (b) b.addEventListener('lumina-play', (e) => window.__play.push(e.detail)); });"""
+
+
+def test_the_board_tells_what_the_player_does(page, base_url, packs, errors):
+    """lumina-play events on #board, exactly as the team's interface defines them."""
+    lv = packs["w1-07"]
+    page.add_init_script(PLAY_LOG)
+    open_level(page, base_url, lv["id"])
+    page.wait_for_function("() => window.__play.length > 0")
+    drag(page, lv, lv["solution"][0])
+    page.click("#undo")
+    page.click("#redo")
+    page.click("#reset")
+    page.click("#solution")
+    page.wait_for_function("() => window.__play.some(e => e.type === 'move' && window.__play.some(f => f.type === 'solution'))")
+    page.click("#hint")
+    page.wait_for_function("() => window.__play.some(e => e.type === 'hint')")
+    page.click("#reset")
+    for m in lv["solution"]:
+        drag(page, lv, m)
+    page.wait_for_function("() => window.__play.some(e => e.type === 'win')")
+    got = page.evaluate("() => window.__play")
+    i, d = lv["solution"][0]
+    assert got[0] == {"type": "start"}
+    assert got[1:6] == [{"type": "move", "block": i, "distance": d}, {"type": "undo"}, {"type": "redo"},
+                        {"type": "reset"}, {"type": "solution"}]
+    assert got[6]["type"] == "move" and got[7:9] == [{"type": "hint"}, {"type": "reset"}]
+    assert got[-1] == {"type": "win", "moves": len(lv["solution"]), "stars": 3, "helped": False}
+    assert sum(e["type"] == "move" for e in got) == 1 + 1 + len(lv["solution"])
+    page.goto(f"{base_url}index.html")            # leaving the page
+    assert not errors
+
+
+def test_a_tutorial_playing_itself_tells_nothing_until_taken_over(page, base_url, errors):
+    page.add_init_script(PLAY_LOG)
+    unlock_all(page, base_url)
+    page.goto(f"{base_url}w2/01.html")
+    page.wait_for_function("() => +document.querySelector('#moves').textContent > 1", timeout=8000)
+    assert page.evaluate("() => window.__play") == []
+    page.locator("#board").click(position={"x": 2, "y": 2})
+    page.wait_for_function("() => window.__play.length > 0")
+    assert page.evaluate("() => window.__play") == [{"type": "start"}]
+    assert not errors
+
+
+AUDIO_PROBE = """window.__audio = {contexts: 0, sounds: 0};
+(() => { const AC = window.AudioContext;
+  window.AudioContext = class extends AC { constructor(...a) { super(...a); window.__audio.contexts++; } };
+  for (const C of [OscillatorNode, AudioBufferSourceNode]) {
+    const start = C.prototype.start;
+    C.prototype.start = function (...a) { window.__audio.sounds++; return start.apply(this, a); };
+  } })();"""
+
+
+def test_sound_is_silent_before_a_gesture_then_toggles_and_is_remembered(page, base_url, packs, errors):
+    lv = packs["w2-02"] if any(b["kind"] == "sand" for b in packs["w2-02"]["blocks"]) else packs["w1-07"]
+    page.add_init_script(AUDIO_PROBE)
+    unlock_all(page, base_url)
+    page.goto(f"{base_url}w2/01.html")            # a tutorial plays itself: never a sound
+    page.wait_for_function("() => +document.querySelector('#moves').textContent > 1", timeout=8000)
+    snd = page.locator("#sound")
+    assert snd.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("() => window.__audio") == {"contexts": 0, "sounds": 0}, "no audio before a gesture"
+    page.goto(f"{base_url}w{lv['id'][1]}/{lv['id'][3:]}.html")
+    page.wait_for_selector("#board [data-block]")
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.__audio") == {"contexts": 0, "sounds": 0}
+    drag(page, lv, lv["solution"][0])             # the first interaction turns sound on
+    page.wait_for_function("() => document.querySelector('#sound').getAttribute('aria-pressed') === 'true'")
+    page.wait_for_function("() => window.__audio.contexts === 1")
+    drag(page, lv, lv["solution"][1])
+    page.wait_for_function("() => window.__audio.sounds > 0")
+    snd.click()                                   # off, and remembered
+    assert snd.get_attribute("aria-pressed") == "false"
+    heard = page.evaluate("() => window.__audio.sounds")
+    page.click("#undo")
+    drag(page, lv, lv["solution"][1])
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.__audio.sounds") == heard, "no sound while off"
+    page.reload()
+    page.wait_for_selector("#board [data-block]")
+    drag(page, lv, lv["solution"][0])
+    page.wait_for_timeout(300)
+    assert snd.get_attribute("aria-pressed") == "false", "turned off stays off"
+    assert page.evaluate("() => window.__audio") == {"contexts": 0, "sounds": 0}
+    snd.click()
+    assert snd.get_attribute("aria-pressed") == "true"
+    page.wait_for_function("() => window.__audio.contexts === 1")
+    assert not errors
+
+
+def test_motion_toggle_stops_the_games_motion_and_is_remembered(page, base_url, packs, errors):
+    lv = packs["w1-05"]
+    open_level(page, base_url, lv["id"])
+    key = next(i for i, b in enumerate(lv["blocks"]) if b["kind"] == "key")
+    dur = f"() => getComputedStyle(document.querySelector('#board [data-block=\"{key}\"]')).transitionDuration"
+    mo = page.locator("#motion")
+    assert mo.get_attribute("aria-pressed") == "true" and page.evaluate(dur) != "0s"
+    mo.click()
+    assert mo.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("() => document.documentElement.dataset.motion") == "off"
+    assert page.evaluate(dur) == "0s"
+    page.reload()
+    page.wait_for_selector("#board [data-block]")
+    assert page.locator("#motion").get_attribute("aria-pressed") == "false" and page.evaluate(dur) == "0s"
+    for m in lv["solution"]:                      # no motion: the key stays where it won
+        drag(page, lv, m)
+    assert float(page.evaluate(f"() => getComputedStyle(document.querySelector('#board [data-block=\"{key}\"]')).opacity")) == 1
+    page.locator("#motion").click()
+    assert page.evaluate(dur) != "0s"
+    assert not errors
+
+
+def test_the_keyboard_tip_shows_only_where_there_is_a_keyboard(browser, base_url):
+    for touch, shown in ((False, True), (True, False)):
+        ctx = new_context(browser, viewport={"width": 390, "height": 844}, has_touch=touch, is_mobile=touch)
+        page = ctx.new_page()
+        page.goto(f"{base_url}w1/05.html")
+        page.wait_for_selector("#board [data-block]")
+        assert page.locator("#board-tip").is_visible()
+        assert page.locator("#board-tip .kbd-tip").is_visible() == shown, f"touch={touch}"
+        ctx.close()

@@ -15,8 +15,8 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from conftest import shoot
-from helpers import PROGRESS_KEY, drag, open_everything
+from conftest import new_context, shoot
+from helpers import PROGRESS_KEY, drag, open_everything, watch
 from lumina.worlds import daily_index
 
 PHONE = {"width": 390, "height": 844}
@@ -69,17 +69,6 @@ def page_types(packs) -> dict[str, tuple[str, bool]]:
     }
 
 
-def watch(page) -> list[str]:
-    found: list[str] = []
-    page.on("console", lambda m: found.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
-    page.on("pageerror", lambda e: found.append(f"pageerror: {e}"))
-    # (a redirect page's own requests are cancelled when it moves on: ERR_ABORTED is not a failure)
-    page.on("requestfailed", lambda r: None if "ERR_ABORTED" in (r.failure or "") else found.append(
-        f"request failed: {r.url} {r.failure}"))
-    page.on("response", lambda r: found.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
-    return found
-
-
 def in_view(box, vp, what: str) -> None:
     assert box is not None, f"{what}: not rendered"
     assert box["x"] >= 0 and box["y"] >= 0, f"{what} starts outside the viewport: {box}"
@@ -95,7 +84,7 @@ def test_page_type_has_no_console_errors_and_is_screenshotted(browser, base_url,
                                                               page_types, name, viewport):
     path, open_all = page_types[name]
     vp = VIEWPORTS[viewport]
-    ctx = browser.new_context(viewport=vp, color_scheme="dark")
+    ctx = new_context(browser, viewport=vp, color_scheme="dark")
     page = ctx.new_page()
     if open_all:
         open_everything(page, packs)
@@ -125,7 +114,7 @@ def test_page_type_has_no_console_errors_and_is_screenshotted(browser, base_url,
 @pytest.mark.parametrize("laptop", sorted(LAPTOPS))
 def test_laptop_shows_board_counters_and_every_control_without_scrolling(browser, base_url, packs, laptop):
     vp = LAPTOPS[laptop]
-    ctx = browser.new_context(viewport=vp)
+    ctx = new_context(browser, viewport=vp)
     page = ctx.new_page()
     open_everything(page, packs)
     found = watch(page)
@@ -142,36 +131,87 @@ def test_laptop_shows_board_counters_and_every_control_without_scrolling(browser
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("laptop", sorted(LAPTOPS))
-def test_a_win_on_a_largest_board_shows_the_result_in_view(browser, base_url, packs, output_dir, laptop):
-    vp = LAPTOPS[laptop]
-    ctx = browser.new_context(viewport=vp)
+def result_in_view(page, vp) -> None:
+    """Wait (up to 10 s on a busy machine: it scrolls smoothly) until the result and its last
+    link or button (if it has one) are in view."""
+    page.wait_for_function("""([w, h]) => [document.querySelector('#result'),
+            document.querySelector('#result .result-actions a:last-child, #result .result-actions button')]
+        .every(n => { if (!n) return n === null; const r = n.getBoundingClientRect();
+            return r.top >= 0 && r.left >= 0 && r.bottom <= h + 0.5 && r.right <= w + 0.5; })""",
+                           arg=[vp["width"], vp["height"]], timeout=10_000)
+
+
+@pytest.mark.parametrize("viewport", ["phone", *sorted(LAPTOPS)])
+def test_a_win_on_a_largest_board_shows_the_result_in_view(browser, base_url, packs, output_dir, viewport):
+    """Bug class: the phone's win panel half below the fold (w1-12 at 390x844: the result at
+    749-960 px of an 844 px screen, its next level hidden)."""
+    vp = {"phone": PHONE, **LAPTOPS}[viewport]
+    ctx = new_context(browser, viewport=vp)
     page = ctx.new_page()
     open_everything(page, packs)
     found = watch(page)
     big = [i for i in largest(packs, "w", 12) if not packs[i].get("tutorial")]   # tutorials play themselves
-    lid = min(big, key=lambda i: (len(packs[i]["solution"]), i))      # the quickest of the largest
-    lv = packs[lid]
-    page.goto(base_url + href(lid))
-    page.wait_for_selector(f'#board[data-level="{lid}"] [data-block]')
-    for move in lv["solution"]:
-        drag(page, lv, move)
-        page.wait_for_timeout(60)
-    page.wait_for_selector("#result:not([hidden])")
-    page.wait_for_timeout(400)
-    res = page.locator("#result")
-    in_view(res.bounding_box(), vp, "the result")
-    assert "★" in res.inner_text()
-    nxt = res.locator("a").last
-    assert nxt.count() and nxt.get_attribute("href"), "the result offers the next level"
-    in_view(nxt.bounding_box(), vp, "the result's next level")
-    shoot(page, output_dir, f"win-{laptop}")
+    for lid in sorted(big, key=lambda i: (len(packs[i]["solution"]), i))[:2]:     # the quickest of the largest
+        lv = packs[lid]
+        page.goto(base_url + href(lid))
+        page.wait_for_selector(f'#board[data-level="{lid}"] [data-block]')
+        for move in lv["solution"]:
+            drag(page, lv, move)
+            page.wait_for_timeout(60)
+        page.wait_for_selector("#result[data-filled]")
+        res = page.locator("#result")
+        result_in_view(page, vp)
+        in_view(res.bounding_box(), vp, f"{lid}: the result")
+        assert "★" in res.inner_text()
+        nxt = res.locator("a").last
+        assert nxt.count() and nxt.get_attribute("href"), "the result offers the next level"
+        in_view(nxt.bounding_box(), vp, f"{lid}: the result's next level")
+    shoot(page, output_dir, f"win-{viewport}")
     ctx.close()
     assert not found, "\n".join(found)
 
 
+def test_the_campaigns_last_level_ends_the_game(browser, base_url, packs, output_dir):
+    """An ending after the campaign's last level: the stars overall, what is left to perfect
+    (with a link to the first such level), and the daily."""
+    last = last_of(packs, "w5-")
+    worlds = sorted({i.split("-")[0] for i in packs if i.startswith("w")})
+    total = 3 * sum(1 for i in packs if i.startswith("w"))
+    ctx = new_context(browser, viewport=PHONE)
+    page = ctx.new_page()
+    found = watch(page)
+    lv = packs[last]
+    for short in ((), ("w2-03",)):            # a perfect campaign, then one level left at two stars
+        stars = {i: 3 for i in packs if i.startswith("w") and i != last}
+        stars.update({i: 2 for i in short})
+        page.goto(base_url + "index.html")
+        page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', {json.dumps(fake_progress(stars))})")
+        page.goto(base_url + href(last))
+        page.wait_for_selector(f'#board[data-level="{last}"] [data-block]')
+        assert page.locator("a[rel=next]").count() == 0, "the last level has no next level"
+        for move in lv["solution"]:
+            drag(page, lv, move)
+        end = page.locator("#result [data-ending]")
+        end.wait_for()
+        text = end.inner_text()
+        assert "end of the campaign" in text
+        assert f"{total - len(short)} of {total} ★" in text
+        if short:
+            assert "1 level under ★★★" in text
+            assert end.locator('a[href="../w2/03.html"]').count() == 1
+        else:
+            assert "Every level at ★★★" in text
+        assert end.locator('a[href="../daily.html"]').count() == 1
+        result_in_view(page, PHONE)
+        shoot(page, output_dir, f"ending{'-short' if short else ''}-phone")
+    assert len(worlds) == 5
+    ctx.close()
+    assert not found, "\n".join(found)
+
+
+
 def test_phone_keeps_one_column_in_reading_order(browser, base_url, packs):
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = new_context(browser, viewport=PHONE)
     page = ctx.new_page()
     page.goto(base_url + href(largest(packs, "w1-", 1)[0]))
     page.wait_for_selector("#board [data-block]")
@@ -191,7 +231,7 @@ def _day_with_index(index: int) -> date:
 
 def test_daily_today_opens_only_todays_own_page(browser, base_url, packs):
     day = _day_with_index(41)
-    ctx = browser.new_context(timezone_id="UTC")
+    ctx = new_context(browser, timezone_id="UTC")
     page = ctx.new_page()
     page.clock.set_fixed_time(_at(day))
     asked: list[str] = []
@@ -211,7 +251,7 @@ def test_daily_today_opens_only_todays_own_page(browser, base_url, packs):
 
 def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, output_dir):
     day = _day_with_index(9)                  # the tenth day of a round
-    ctx = browser.new_context(timezone_id="UTC", viewport=PHONE)
+    ctx = new_context(browser, timezone_id="UTC", viewport=PHONE)
     page = ctx.new_page()
     page.clock.set_fixed_time(_at(day))
     page.add_init_script(f"localStorage.setItem('{PROGRESS_KEY}', {json.dumps(fake_progress({'d-009': 3}))})")
@@ -237,7 +277,7 @@ def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, o
 
 def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
     day = _day_with_index(0)                  # the first day of a round: #1 today, #174 yesterday
-    ctx = browser.new_context(timezone_id="UTC")
+    ctx = new_context(browser, timezone_id="UTC")
     page = ctx.new_page()
     page.clock.set_fixed_time(_at(day))
     page.goto(base_url + "daily/index.html")
@@ -255,66 +295,167 @@ def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
     ctx.close()
 
 
-def test_locks_hold_on_level_pages_and_their_links(browser, base_url, packs, output_dir):
-    ctx = browser.new_context(viewport=LAPTOPS["laptop"])
+def world_names(page) -> dict[int, str]:
+    return {w["n"]: w["name"] for w in json.loads(page.locator("#site-meta").inner_text())["worlds"]}
+
+
+def test_locks_guide_on_level_pages_and_their_links(browser, base_url, packs, output_dir):
+    """Bug class: a lock card that is a dead end (w3/05 with no progress said "Earn stars in
+    Dune Sea", itself locked; prev/next read only "110 ★"). A lock points to the first open
+    world that still has stars to win, and says how many."""
+    ctx = new_context(browser, viewport=LAPTOPS["laptop"])
     page = ctx.new_page()
     found = watch(page)
     last1 = last_of(packs, "w1-")
+    n1 = sum(1 for i in packs if i.startswith("w1-"))
     page.goto(base_url + "index.html")
     page.evaluate(f"() => localStorage.removeItem('{PROGRESS_KEY}')")
-    # a level of a shut world: the board is covered and inert, and says what opens it
-    page.goto(base_url + "w2/03.html")
-    page.wait_for_selector("#board [data-block]")
+    names = world_names(page)
+    # a level of a shut world two gates away: the board is covered and inert, and the card
+    # says what opens it and where to earn the stars
+    page.goto(base_url + "w3/05.html")
+    page.wait_for_selector("[data-lock-cover]:not([hidden]) [data-lock-text]:not(:empty)")
     cover = page.locator("[data-lock-cover]")
-    assert cover.is_visible()
-    assert "40" in cover.inner_text() and "40 more" in cover.inner_text()
+    text = cover.inner_text()
+    assert f"{names[3]} opens at 110 ★. You have 0: 110 more to go." in text
+    assert f"{names[1]} still has {3 * n1} ★ to win." in text
+    go = cover.locator("[data-lock-go]")
+    assert go.get_attribute("href") == "../w1/index.html" and go.inner_text() == f"Earn them in {names[1]}"
     assert page.evaluate("() => document.querySelector('.board-frame').inert")
     assert page.evaluate("() => document.querySelector('.controls').inert")
     shoot(page, output_dir, "locked-level-laptop")
-    # the last level of world 1: its next link shows the lock instead of walking in
+    # the last level of world 1: its next link shows the lock and the gate, and leads to the
+    # next world's first level, whose lock card guides
     page.goto(base_url + href(last1))
     page.wait_for_selector("#board [data-block]")
     nxt = page.locator("a[rel=next]")
-    assert nxt.get_attribute("href") is None and "locked-link" in nxt.get_attribute("class")
-    assert "40 ★" in nxt.inner_text()
+    page.wait_for_selector("a[rel=next].locked-link")
+    assert f"{names[2]} · 40 ★" in nxt.inner_text()
+    assert f"{names[1]} still has" in nxt.get_attribute("title")
     assert page.locator("[data-lock-cover]").is_hidden()
-    # winning it without opening the gate: the result's next level stays locked too
+    # winning it without opening the gate: the result's next level is locked too
     lv = packs[last1]
     for move in lv["solution"]:
         drag(page, lv, move)
         page.wait_for_timeout(60)
-    page.wait_for_selector("#result:not([hidden])")
-    assert all(a.get_attribute("href") != "../w2/01.html" for a in page.locator("#result a").all())
-    # with the gate's stars, the world opens and the links lead in
-    stars = {f"w1-{i:02d}": 3 for i in range(1, 15)}
+    page.wait_for_selector("#result[data-filled]")
+    assert "locked-link" in page.locator("#result a").last.get_attribute("class")
+    page.locator("a[rel=next]").click()
+    page.wait_for_url(re.compile(r"w2/01\.html$"))
+    page.wait_for_selector("[data-lock-cover]:not([hidden]) [data-lock-text]:not(:empty)")
+    assert "40 ★. You have 3: 37 more to go" in page.locator("[data-lock-text]").inner_text()
+    # with world 1 perfect, world 2 is open and world 3's lock points there instead
+    stars = {i: 3 for i in packs if i.startswith("w1-")}
     page.evaluate(f"() => localStorage.setItem('{PROGRESS_KEY}', {json.dumps(fake_progress(stars))})")
     page.goto(base_url + "w2/03.html")
     page.wait_for_selector("#board [data-block]")
     assert page.locator("[data-lock-cover]").is_hidden()
     assert not page.evaluate("() => document.querySelector('.board-frame').inert")
+    page.goto(base_url + "w3/05.html")
+    page.wait_for_selector("[data-lock-cover]:not([hidden]) [data-lock-text]:not(:empty)")
+    assert f"{names[2]} still has" in page.locator("[data-lock-text]").inner_text()
+    assert page.locator("[data-lock-go]").get_attribute("href") == "../w2/index.html"
     page.goto(base_url + href(last1))
     assert page.locator("a[rel=next]").get_attribute("href") == "../w2/01.html"
+    assert "locked-link" not in (page.locator("a[rel=next]").get_attribute("class") or "")
     ctx.close()
     assert not found, "\n".join(found)
 
 
-def test_why_its_hard_reads_the_levels_analysis(page, base_url, packs):
+def test_locked_cards_and_world_pages_explain_themselves(browser, base_url, packs, output_dir):
+    ctx = new_context(browser, viewport=PHONE)
+    page = ctx.new_page()
+    found = watch(page)
+    page.goto(base_url + "index.html")
+    page.evaluate(f"() => localStorage.removeItem('{PROGRESS_KEY}')")
+    page.reload()
+    names = world_names(page)
+    n1 = sum(1 for i in packs if i.startswith("w1-"))
+    card = page.locator('.world-card[data-world="3"]')
+    why = card.locator("[data-lock-text]")
+    why.wait_for()
+    assert f"{names[3]} opens at 110 ★" in why.inner_text() and f"{names[1]} still has {3 * n1} ★" in why.inner_text()
+    assert page.locator('.world-card[data-world="1"] [data-lock-text]').is_hidden()
+    shoot(page, output_dir, "home-locked-cards-phone")
+    card.locator("a").click()                 # a locked card leads to its world, which guides too
+    page.wait_for_url(re.compile(r"w3/index\.html$"))
+    banner = page.locator("[data-lock-banner]")
+    banner.wait_for()
+    assert f"{names[1]} still has" in banner.inner_text()
+    go = banner.locator("[data-lock-go]")
+    assert go.is_visible() and go.get_attribute("href") == "../w1/index.html"
+    ctx.close()
+    assert not found, "\n".join(found)
+
+
+def test_what_makes_it_hard_reads_the_levels_analysis(page, base_url, packs):
+    from lumina.model import Level
+    from lumina.render.words import why_hard
     open_everything(page, packs)
     for lid in (largest(packs, "w2-", 1)[0], "d-017"):
-        a = packs[lid]["analysis"]
+        why = why_hard(Level.from_json(packs[lid]))
         page.goto(base_url + href(lid))
         text = page.locator(".why").inner_text()
-        assert f"{a['component_states']:,}" in text and "positions you can reach" in text
-        assert f"{a['first_moves_optimal']} of {a['first_moves_legal']}" in text
-        assert ("0 traps" in text) if a["traps"] == 0 else (f"{a['traps']:,}" in text)
-        if a.get("crystal_optimal") is not None:
-            assert f"as plain crystal: {a['crystal_optimal']} moves" in text
+        assert f"Hard: {why.hard}." in text and f"Easier: {why.easier}." in text
+        # the glossary opens from the panel and names the words the lines use
+        page.locator(".glossary summary").click()
+        words = page.locator("#glossary dt").all_inner_texts()
+        assert [w.lower() for w in words] == ["par", "plans", "chain", "traps", "twist margin"]
+        assert page.locator("#glossary").is_visible()
+
+
+def test_a_shared_level_shows_no_gate(page, base_url, packs):
+    """Bug class: shared levels showed "Next gate 0/40": they earn no stars."""
+    from lumina.model import Level
+    page.goto(f"{base_url}play.html?d={Level.from_json(packs['w1-05']).desc()}")
+    page.wait_for_selector("#board [data-block]")
+    assert page.locator("#next-gate").count() == 0 and "gate" not in page.locator(".hud").inner_text().lower()
+    page.goto(base_url + "w1/05.html")
+    assert page.locator("#next-gate").is_visible()
+
+
+def overlaps(page, selector: str) -> list:
+    """Pairs of visible elements matching `selector` whose boxes overlap."""
+    return page.evaluate("""(sel) => {
+        const r = Array.from(document.querySelectorAll(sel)).map(n => [n.textContent, n.getBoundingClientRect()])
+            .filter(([, b]) => b.width > 0);
+        const out = [];
+        for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+            const a = r[i][1], b = r[j][1];
+            if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+                out.push([r[i][0], r[j][0]]);
+        }
+        return out; }""", selector)
+
+
+@pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
+def test_world_page_curve_above_the_grid_with_the_players_stars(browser, base_url, packs, output_dir, viewport):
+    vp = VIEWPORTS[viewport]
+    ctx = new_context(browser, viewport=vp)
+    page = ctx.new_page()
+    page.add_init_script(f"localStorage.setItem('{PROGRESS_KEY}', "
+                         f"{json.dumps(fake_progress({'w1-01': 3, 'w1-02': 2, 'w1-05': 1}))})")
+    page.goto(base_url + "w1/index.html")
+    page.wait_for_selector('[data-stars-for="w1-01"]:not(:empty)')
+    curve, grid = page.locator(".curve-card").bounding_box(), page.locator("ol.levels").bounding_box()
+    assert curve["y"] + curve["height"] <= grid["y"], "the curve sits above the grid"
+    assert curve["width"] >= grid["width"] - 1, "full width"
+    stars = {i: page.locator(f'[data-stars-for="{i}"]').text_content() for i in ("w1-01", "w1-02", "w1-05", "w1-03")}
+    assert stars == {"w1-01": "★★★", "w1-02": "★★", "w1-05": "★", "w1-03": "·"}
+    assert not overlaps(page, ".chart-curve .chart-value"), "value labels overlap"
+    assert not overlaps(page, ".chart-curve .chart-tick"), "tick labels overlap"
+    assert len(page.locator(".chart-curve .chart-value").all()) >= 25, "most points keep their label"
+    if viewport == "laptop":
+        svg = page.locator(".chart-curve").bounding_box()
+        assert svg["width"] >= 0.9 * curve["width"] - 30
+    shoot(page, output_dir, f"world-curve-{viewport}")
+    ctx.close()
 
 
 def test_progress_page_lists_best_against_par_from_storage(browser, base_url, packs, output_dir):
     """The per-level table is shell's (progress-page.js); the totals and streak above it
     are pages.js's progress summary (tests/js)."""
-    ctx = browser.new_context(viewport=PHONE)
+    ctx = new_context(browser, viewport=PHONE)
     page = ctx.new_page()
     w1 = sorted(i for i in packs if i.startswith("w1-"))
     store = {"levels": {w1[0]: {"stars": 3, "best": packs[w1[0]]["optimal"]},
@@ -362,12 +503,27 @@ def _contrast(a: str, b: str) -> float:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_making_page_tables_scroll_and_chart_lines_read_in_both_schemes(browser, base_url, scheme, output_dir):
-    ctx = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    ctx = new_context(browser, viewport=PHONE, color_scheme=scheme)
     page = ctx.new_page()
     page.goto(base_url + "how-levels-are-made.html")
+    page.wait_for_selector("[data-scroll-cue]", state="attached")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    wide = 0
     for t in page.locator("table").all():
         assert t.evaluate("t => getComputedStyle(t.parentElement).overflowX") == "auto"
+        scrolls = t.evaluate("t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1")
+        cue = t.evaluate("t => t.parentElement.previousElementSibling.matches('[data-scroll-cue]') "
+                         "&& !t.parentElement.previousElementSibling.hidden")
+        assert cue == scrolls, "a table that scrolls sideways says so above it, and only then"
+        wide += scrolls
+    assert wide >= 2, "at 390 px the wide tables scroll"
+    # axes legible: no two tick or value labels of a chart overlap (bug class: "1214161820")
+    for chart in ("chart-hist", "chart-campaign"):
+        for i in range(page.locator(f".{chart}").count()):
+            assert not page.locator(f".{chart}").nth(i).evaluate("""(svg) => {
+                const r = Array.from(svg.querySelectorAll('.chart-tick, .chart-value')).map(n => n.getBoundingClientRect());
+                return r.some((a, i) => r.some((b, j) => j > i && a.left < b.right - 0.5 && b.left < a.right - 0.5
+                    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)); }"""), f"{chart} #{i}: labels overlap"
     text = page.locator("main").inner_text()
     assert "{'" not in text and "': " not in text
     card = page.evaluate("() => getComputedStyle(document.querySelector('.card')).backgroundColor")
@@ -382,7 +538,7 @@ def test_making_page_tables_scroll_and_chart_lines_read_in_both_schemes(browser,
 
 
 def test_light_scheme_and_reduced_motion_screenshot(browser, base_url, output_dir):
-    ctx = browser.new_context(viewport=PHONE, color_scheme="light", reduced_motion="reduce")
+    ctx = new_context(browser, viewport=PHONE, color_scheme="light", reduced_motion="reduce")
     page = ctx.new_page()
     page.goto(base_url + "w1/04.html")
     page.wait_for_selector("#board [data-block]")
@@ -461,7 +617,7 @@ def test_level_page_shares_its_desc(page, base_url, packs):
 
 def test_no_layout_shift_when_a_level_loads(browser, base_url, packs):
     for vp in (PHONE, LAPTOPS["laptop"]):
-        ctx = browser.new_context(viewport=vp)
+        ctx = new_context(browser, viewport=vp)
         page = ctx.new_page()
         open_everything(page, packs)
         page.add_init_script("""window.__cls = 0; new PerformanceObserver(l => { for (const e of l.getEntries())
