@@ -1,7 +1,9 @@
 // Lumina board: mountBoard(el, level, opts) plays one level in `el`. It wires the game core
 // (core.js: state, history, help, stars), the renderer (render.js) and the input layer
 // (input.js), asks the search worker (hints.js -> hint-worker.js, loaded when first needed)
-// for hints, and owns the controls, autoplay and the result. The DOM contract is in tests/js/README.
+// for hints, and owns the controls, autoplay and the result. It tells what the player does
+// with "lumina-play" events on the board element (the play log listens). The DOM contract is
+// in tests/js/README.
 import { createGame } from "./core.js";
 import { createView } from "./render.js";
 import { attachInput } from "./input.js";
@@ -72,6 +74,12 @@ export function mountBoard(el, level, opts = {}) {
 
   function emit(type, detail) { el.dispatchEvent(new CustomEvent("lumina:" + type, { detail, bubbles: true })); }
 
+  /** What the player did, for the play log: {type, ...} (tests/js/README). Autoplay
+   * (tutorials, demos) is not the player: it says nothing. */
+  function tell(type, detail = {}) {
+    if (!auto && !locked) el.dispatchEvent(new CustomEvent("lumina-play", { detail: { type, ...detail } }));
+  }
+
   function finish() {
     const r = game.result(), res = ctl.result, st = r.stars, starText = "★".repeat(st) + "☆".repeat(3 - st);
     Object.assign(res.dataset, { stars: st, moves: r.moves, assisted: r.helped });
@@ -87,6 +95,7 @@ export function mountBoard(el, level, opts = {}) {
     if (opts.record !== false && level.optimal != null) recordResult(level.id, r, opts.day ?? null);
     view.say(`Solved in ${r.moves} moves: ${st} of 3 stars.`);
     emit("win", { moves: r.moves, optimal: r.optimal, stars: st, assisted: r.helped, helped: r.helped });
+    tell("win", { moves: r.moves, stars: st, helped: r.helped });
   }
 
   // ---- moves ------------------------------------------------------------------------------
@@ -99,6 +108,7 @@ export function mountBoard(el, level, opts = {}) {
     render();
     view.say(view.label(game.state, m[0]) + `. ${game.moves} moves.`);
     emit("move", { move: m, moves: game.moves, solved: game.solved() });
+    tell("move", { block: m[0], distance: m[1] });
     if (won) finish();
     return true;
   }
@@ -117,7 +127,10 @@ export function mountBoard(el, level, opts = {}) {
     won = false;
     ctl.result.hidden = true;
     clearHint(); render();
+    tell("undo");
   }
+
+  function reset() { stopAutoplay(); restart(); tell("reset"); }
 
   // ---- hints and the solution, from the current position --------------------------------------
   /** {move, left} for the current position, {failure} when none can be given, or null if the
@@ -169,12 +182,14 @@ export function mountBoard(el, level, opts = {}) {
       ctl.hintText.textContent = `${h.left} move${h.left === 1 ? "" : "s"} left from here. Next: ${how}.`;
     }
     render();
+    tell("hint");
   }
 
   async function step() {
     const h = await ask();
     if (!h || !h.move) return;
     game.help();
+    tell("solution");
     commit(h.move);
   }
 
@@ -191,6 +206,7 @@ export function mountBoard(el, level, opts = {}) {
     clearTimeout(auto); auto = null;
     el.classList.remove("lb-autoplay"); delete el.dataset.autoplay;
     restart();
+    tell("start");   // the player takes over: their attempt starts now
     return true;
   }
 
@@ -199,8 +215,9 @@ export function mountBoard(el, level, opts = {}) {
     commit: (m) => (won || locked ? false : commit(m)), locked: () => won || busy || locked, interrupt: () => stopAutoplay(),
   });
   const on = [
-    [ctl.undo, "click", undo], [ctl.reset, "click", () => { stopAutoplay(); restart(); }],
+    [ctl.undo, "click", undo], [ctl.reset, "click", reset],
     [ctl.solution, "click", step], [ctl.hint, "click", hint], [window, "resize", view.layout],
+    [window, "pagehide", () => tell("leave")],
   ];
   for (const [t, ev, f] of on) t.addEventListener(ev, f);
 
@@ -211,7 +228,7 @@ export function mountBoard(el, level, opts = {}) {
   if (opts.autoplay && game.storedLine) {
     el.classList.add("lb-autoplay"); el.dataset.autoplay = "1";
     auto = setTimeout(tick, STEP_MS);
-  }
+  } else queueMicrotask(() => tell("start"));   // after the page's own listeners are on
 
   return {
     board, game,
@@ -220,7 +237,7 @@ export function mountBoard(el, level, opts = {}) {
     get solved() { return won; },
     get helped() { return game.helped; },
     move: (m) => { stopAutoplay(); return won || locked ? false : commit(m); },
-    undo, reset: () => { stopAutoplay(); restart(); }, step, hint, stopAutoplay,
+    undo, reset, step, hint, stopAutoplay,
     destroy() { stopAutoplay(); input.detach(); for (const [t, ev, f] of on) t.removeEventListener(ev, f); el.replaceChildren(); },
   };
 }
