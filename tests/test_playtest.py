@@ -543,3 +543,13 @@ def test_the_sites_export_reads_back_in_python(tmp_path, packs):
     assert (t1["attempts"], t1["wins"], t1["leaves"], t1["players"]) == (3, 2, 1, 1)
     assert t1["events"] == {"moves": 5, "undos": 2, "redos": 1, "resets": 0, "hints": 1, "solutions": 0}
     assert t1["median_seconds"] == 4.6 and t1["hint_use"] == 1.0
+
+
+def test_a_log_of_many_bad_lines_is_counted_not_hoarded(tmp_path, packs):
+    """A hostile file of 200,000 bad lines: every one counted, only the first kept and shown."""
+    path = tmp_path / "junk.jsonl"
+    path.write_text("{}\n" * 200_000)
+    rep = build(collect([path], Book([packs])))
+    lo = rep["left_out"]
+    assert (lo["lines"], lo["problems_total"], len(lo["problems"])) == (200_000, 200_000, 200)
+    assert lo["problems"][0].endswith("line 1: type: missing (a header needs log, version, player and source)")
