@@ -191,17 +191,17 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
     if (e.key === "u" || e.key === "U") { e.preventDefault(); ctl.undo(); }
     if (e.key === "r" || e.key === "R") { e.preventDefault(); ctl.reset(); }
   });
-  if (record) logPlay($("#board"), level, desc);
+  if (record) logPlay($("#board"), level);
   window.luminaBoard = ctl;   // for tests and the curious
   return ctl;
 }
 
 /** The play log (playlog.js, docs/PLAYLOG.md), loaded once the board is up; the board's
  * events before it arrives wait in a queue. */
-function logPlay(el, level, desc) {
-  const q = [], keep = (e) => q.push(e);
+function logPlay(el, level) {
+  const q = [], keep = (e) => q.push(e), d = json("level-data", {});
   el.addEventListener("lumina-play", keep);
-  import("./playlog.js").then((m) => m.attach(el, level, json("level-data", {}).generator, desc, q, keep));
+  import("./playlog.js").then((m) => m.attach(el, level, d.generator, d.desc, q, keep));
 }
 
 function level() {
