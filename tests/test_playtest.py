@@ -514,3 +514,42 @@ def test_bench_playtest_prints_time_and_memory(packs, capsys):
     assert out[0].startswith("simulated ") and " attempts, " in out[0]
     assert out[1].startswith("lumina.playtest ") and "(left out: 0)" in out[1]
     assert "s CPU" in out[1] and "peak RSS" in out[1]
+
+
+def test_the_sites_export_reads_back_in_python(tmp_path, packs):
+    """playlog.js (the site's recorder and export, under node) writes what the reader reads:
+    a win, an Undo after it (an attempt starting from the board's moves), a left attempt."""
+    import shutil
+    import subprocess
+    node = shutil.which("node")
+    assert node, "node is required (it runs the JS tests in CI)"
+    events = [["start", 0, {}], ["move", 900, {"block": 1, "distance": 1}], ["undo", 1500, {}],
+              ["redo", 1700, {}], ["hint", 4000, {}], ["move", 4600, {"block": 0, "distance": 2}],
+              ["win", 4601, {"moves": 2, "stars": 2, "helped": True}], ["undo", 9000, {}],
+              ["move", 9400, {"block": 0, "distance": 1}], ["move", 9800, {"block": 0, "distance": 1}],
+              ["win", 9800, {"moves": 3, "stars": 2, "helped": True}], ["leave", 12000, {}],
+              ["start", 20000, {}], ["move", 21000, {"block": 1, "distance": 1}], ["leave", 30000, {}]]
+    script = (f'import * as L from {json.dumps((ROOT / "templates/static/playlog.js").as_uri())};\n'
+              'const log = {player: "p-0123456789abcdef", next: 1, attempts: []};\n'
+              f'const note = L.recorder({{level: "t-01", generator: "{GEN}", board: "{drawn("t-01").desc()}"}});\n'
+              f'for (const [type, t, extra] of {json.dumps(events)}) note(log, {{type, ...extra}}, t);\n'
+              'process.stdout.write(L.toJsonl(log));\n')
+    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    log = tmp_path / "export.jsonl"
+    log.write_text(out.stdout)
+    ev_ = collect([log], Book([packs]))
+    assert [str(p) for p in ev_.problems] == []
+    t1 = level(build(ev_), "t-01")
+    assert (t1["attempts"], t1["wins"], t1["leaves"], t1["players"]) == (3, 2, 1, 1)
+    assert t1["events"] == {"moves": 5, "undos": 2, "redos": 1, "resets": 0, "hints": 1, "solutions": 0}
+    assert t1["median_seconds"] == 4.6 and t1["hint_use"] == 1.0
+
+
+def test_a_log_of_many_bad_lines_is_counted_not_hoarded(tmp_path, packs):
+    """A hostile file of 200,000 bad lines: every one counted, only the first kept and shown."""
+    path = tmp_path / "junk.jsonl"
+    path.write_text("{}\n" * 200_000)
+    rep = build(collect([path], Book([packs])))
+    lo = rep["left_out"]
+    assert (lo["lines"], lo["problems_total"], len(lo["problems"])) == (200_000, 200_000, 200)
+    assert lo["problems"][0].endswith("line 1: type: missing (a header needs log, version, player and source)")

@@ -42,6 +42,7 @@ REPORT = "lumina-playtest-report/1"
 TOP_POSITIONS = 3
 MAX_POSITIONS = 200_000       # tallied positions per level; later new ones are counted apart
 MAX_PROBLEMS_SHOWN = 200
+MAX_PROBLEMS_KEPT = 10_000    # in memory; every one is counted
 
 
 def _first_share(e: Entry) -> float | None:
@@ -92,6 +93,11 @@ class Evidence:
         self.logs: list[str] = []
         self.sources: dict[str, set[str]] = {}
         self._seen: dict[tuple[str, int], bytes] = {}
+
+    def note(self, p: Problem) -> None:
+        """Keep a problem (the first MAX_PROBLEMS_KEPT; the counts hold them all)."""
+        if len(self.problems) < MAX_PROBLEMS_KEPT:
+            self.problems.append(p)
 
     def seen(self, player: str, attempt: int, digest: bytes) -> bool | None:
         """True: this exact attempt was counted already; None: the same player and number
@@ -258,7 +264,7 @@ def build(ev: Evidence) -> dict[str, Any]:
         "sources": {k: len(v) for k, v in sorted(ev.sources.items())},
         "left_out": {"lines": ev.skipped_lines, "attempts": ev.rejected, "duplicates": ev.duplicates,
                      "problems": [str(p) for p in ev.problems[:MAX_PROBLEMS_SHOWN]],
-                     "problems_total": len(ev.problems)},
+                     "problems_total": ev.skipped_lines + ev.rejected},
         "correlations": correlations(rows),
         "curves": curves(rows),
         "levels": rows,
@@ -277,7 +283,7 @@ def collect(paths, book: Book, on_problem: Callable[[Problem], None] | None = No
     def tell() -> None:
         nonlocal told
         for p in reader.problems[told:]:
-            ev.problems.append(p)
+            ev.note(p)
             if on_problem:
                 on_problem(p)
         told = len(reader.problems)
@@ -296,7 +302,7 @@ def collect(paths, book: Book, on_problem: Callable[[Problem], None] | None = No
             result = replay(att, book)
         if isinstance(result, Problem):
             ev.rejected += 1
-            ev.problems.append(result)
+            ev.note(result)
             if on_problem:
                 on_problem(result)
             continue

@@ -33,6 +33,7 @@ class World:
     name: str
     mechanic: str
     levels: tuple[Level, ...]
+    generator: str = ""            # the pack's generator version (the play log records it)
 
     @property
     def gate(self) -> int:
@@ -50,6 +51,7 @@ class SiteInput:
     reports: tuple[dict[str, Any], ...]
     strategies: dict[str, Any] | None
     verify: VerifyReport
+    daily_generator: str = ""      # the daily pool's generator version
 
 
 def level_num(level: Level) -> int:
@@ -115,6 +117,7 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
         raise SiteError(f"{packs_dir}: not a folder of packs")
     worlds: list[World] = []
     dailies: tuple[Level, ...] = ()
+    daily_generator = ""
     for path in pack_paths(packs_dir):
         pack = read_pack(path)
         if path.name == "dailies.json":
@@ -123,6 +126,7 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
                 raise SiteError(f"{path}: levels: the daily pool is {campaign.DAILY_POOL} levels, "
                                 f"found {len(pack.levels)}")
             dailies = pack.levels
+            daily_generator = str(pack.meta.get("generator", ""))
             continue
         meta = pack.meta
         num = meta.get("world")
@@ -135,7 +139,8 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
             raise SiteError(f"{path}: levels: a world needs at least one level")
         _check_levels(path, pack.levels, lambda i, n=num: f"w{n}-{i + 1:02d}")
         worlds.append(World(number=num, pack=str(meta.get("pack", path.stem)), name=meta["name"],
-                            mechanic=meta["mechanic"], levels=pack.levels))
+                            mechanic=meta["mechanic"], levels=pack.levels,
+                            generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
     if not worlds:
         raise SiteError(f"{packs_dir}: no world-*.json packs")
@@ -146,4 +151,5 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
     strat_path = packs_dir / "strategies.json"
     strategies = _check_strategies(strat_path, load_json(strat_path)) if strat_path.exists() else None
     return SiteInput(worlds=tuple(worlds), dailies=dailies, reports=reports, strategies=strategies,
-                     verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}))
+                     verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}),
+                     daily_generator=daily_generator)

@@ -137,8 +137,8 @@ def levels(s: Site) -> None:
             s.out.add(f"w{w.number}/{n:02d}.png", thumbs.thumbnail_png(lv))
             s.page(f"w{w.number}/{n:02d}.html", "level.html",
                    title=f"{w.name} {n} · Lumina", world=wc, level=lv, num=n, play=play_json(lv),
-                   why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
-                   ending=wi + 1 == len(ws) and i + 1 == len(w.levels),
+                   desc=lv.desc(), why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
+                   ending=wi + 1 == len(ws) and i + 1 == len(w.levels), generator=w.generator,
                    description=f"{w.name}, level {n}: {lv.width}×{lv.height}, par {lv.optimal}.")
 
 
@@ -150,7 +150,7 @@ def dailies(s: Site) -> None:
         n = level_num(lv)
         s.out.add(f"daily/{n:03d}.png", thumbs.thumbnail_png(lv))
         s.page(f"daily/{n:03d}.html", "day.html", title=f"Daily #{n} · Lumina", level=lv, num=n,
-               play=play_json(lv), why=why_hard(lv),
+               play=play_json(lv), desc=lv.desc(), why=why_hard(lv), generator=s.data.daily_generator,
                prev=f"{level_num(days[i - 1]):03d}.html" if i else None,
                next=f"{level_num(days[i + 1]):03d}.html" if i + 1 < len(days) else None,
                og_image=f"{n:03d}.png",

@@ -86,8 +86,17 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   shortcuts(ctl);
   motionToggle();
   soundToggle(el, ctl);
+  if (record) logPlay(el, level);
   window.luminaBoard = ctl;   // for tests and the curious
   return ctl;
+}
+
+/** The play log (playlog.js, docs/PLAYLOG.md), loaded once the board is up; the board's
+ * events before it arrives wait in a queue. */
+function logPlay(el, level) {
+  const q = [], keep = (e) => q.push(e), d = json("level-data", {});
+  el.addEventListener("lumina-play", keep);
+  import("./playlog.js").then((m) => m.attach(el, level, d.generator, d.desc, q, keep));
 }
 
 /** A campaign or daily level page. */

@@ -1,8 +1,10 @@
 // The progress page's "best against par" table (progress.html): every level won in this
 // browser with its par, the fewest moves of a win without help, and the stars. The totals,
-// per-world rows and streak above it are pages-more.js's (summary.js).
+// per-world rows and streak above it are pages-more.js's (summary.js). The play log's Export and
+// Clear buttons are playlog.js's.
 import { loadProgress } from "./progress.js";
 import { $, json, worldName } from "./common.js";
+import { setupPage as playLog } from "./playlog.js";
 
 function bestTable() {
   const p = loadProgress(), pars = json("progress-data", { pars: {} }).pars;
@@ -30,3 +32,4 @@ function bestTable() {
 }
 
 bestTable();
+playLog();   // Export play log / Clear play log (playlog.js)

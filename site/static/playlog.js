@@ -1,0 +1,23 @@
+export const KEY="lumina.playlog.v1";export const VERSION=1;export const MAX_CHARS=400000;export const MAX_EVENTS=2000;export const MAX_FROM=1000;export const MAX_MS=86400000;const TYPES=["move","undo","redo","reset","hint","solution","win","leave"];export function playerId(rng=globalThis.crypto){const b=new Uint8Array(8);if(rng&&rng.getRandomValues)rng.getRandomValues(b);else for(let i=0;i<8;i++)b[i]=Math.floor(Math.random()*256);return"p-"+Array.from(b,(x)=>x.toString(16).padStart(2,"0")).join("");}
+export function parseLog(raw,newId=playerId){try{const d=JSON.parse(raw);if(d&&typeof d.player==="string"&&/^p-[0-9a-f]{16}$/.test(d.player)&&Number.isInteger(d.next)&&d.next>=1&&Array.isArray(d.attempts)){return{player:d.player,next:d.next,attempts:d.attempts.filter((a)=>a&&Number.isInteger(a.n)&&Array.isArray(a.events))};}}catch{}
+return{player:newId(),next:1,attempts:[]};}
+export function bound(log,max=MAX_CHARS){let text=JSON.stringify(log);while(text.length>max&&log.attempts.length>1){const over=text.length-max;let drop=0,freed=0;while(drop<log.attempts.length-1&&freed<over)freed+=JSON.stringify(log.attempts[drop++]).length+1;log.attempts.splice(0,drop);text=JSON.stringify(log);}
+return text;}
+export function toJsonl(log){const out=[JSON.stringify({log:"lumina-play",version:VERSION,player:log.player,source:"browser"})];for(const a of log.attempts){const start={attempt:a.n,type:"start",level:a.level,generator:a.generator,board:a.board};if(a.from&&a.from.length)start.from=a.from;if(a.helped)start.helped=true;out.push(JSON.stringify(start));for(const e of a.events){const r={attempt:a.n,type:e[0]};if(e[0]==="move")Object.assign(r,{block:e[2],distance:e[3]});if(e[0]==="win")Object.assign(r,{moves:e[2],stars:e[3],helped:!!e[4]});r.ms=e[1];out.push(JSON.stringify(r));}}
+return out.join("\n")+"\n";}
+export function recorder(meta){let openN=null,last=0,moves=[],undone=[],helped=false;function begin(log,t,from){const a={n:log.next++,level:meta.level,generator:meta.generator,board:meta.board,events:[]};if(from.length)a.from=from.map((m)=>m.slice());if(helped)a.helped=true;log.attempts.push(a);openN=a.n;last=t;return a;}
+function follow(d){if(d.type==="move"){moves.push([d.block,d.distance]);undone=[];}
+else if(d.type==="undo"&&moves.length)undone.push(moves.pop());else if(d.type==="redo"&&undone.length)moves.push(undone.pop());else if(d.type==="reset"||d.type==="start"){moves=[];undone=[];helped=false;}
+else if(d.type==="hint"||d.type==="solution")helped=true;}
+return function note(log,d,t){if(!d||(d.type!=="start"&&!TYPES.includes(d.type)))return;if(d.type==="start"){follow(d);begin(log,t,[]);return;}
+let a=openN===null?null:log.attempts.findLast((x)=>x.n===openN)||null;if(!a){if(d.type==="leave"){openN=null;return;}
+if(d.type==="reset"){follow(d);begin(log,t,[]);return;}
+if(moves.length>MAX_FROM){follow(d);return;}
+a=begin(log,t,moves);}
+follow(d);const ms=Math.max(0,Math.min(MAX_MS,Math.round(t-last)));last=t;if(d.type==="win"||d.type==="leave")openN=null;if(a.events.length>=MAX_EVENTS)return;const e=[d.type,ms];if(d.type==="move")e.push(d.block,d.distance);if(d.type==="win")e.push(d.moves,d.stars,d.helped?1:0);a.events.push(e);};}
+function storage(){try{return globalThis.localStorage||null;}catch{return null;}}
+export function load(){let raw=null;try{const st=storage();if(st)raw=st.getItem(KEY);}catch{}
+return parseLog(raw);}
+function save(log){try{const st=storage();if(st)st.setItem(KEY,bound(log));}catch{}}
+export function attach(el,level,generator,desc,queued=[],keep=null){const note=recorder({level:level.id,generator:generator||"",board:desc||""});const take=(ev)=>{const log=load();note(log,ev.detail,ev.timeStamp);save(log);};el.addEventListener("lumina-play",take);if(keep)el.removeEventListener("lumina-play",keep);for(const ev of queued)take(ev);}
+export function setupPage(doc=document){const box=doc.querySelector("[data-playlog]");if(!box)return;const count=box.querySelector("[data-playlog-count]");const show=()=>{const n=load().attempts.length;if(count)count.textContent=n?`${n} attempt${n === 1 ? "" : "s"} kept.`:"Nothing kept yet.";};box.querySelector("[data-playlog-export]").addEventListener("click",()=>{const url=URL.createObjectURL(new Blob([toJsonl(load())],{type:"application/x-ndjson"}));const a=doc.createElement("a");a.href=url;a.download="lumina-playlog.jsonl";doc.body.append(a);a.click();a.remove();setTimeout(()=>URL.revokeObjectURL(url),1000);});box.querySelector("[data-playlog-clear]").addEventListener("click",()=>{const log=load();log.attempts=[];save(log);show();});show();}
