@@ -192,6 +192,7 @@ def test_chain_reads_not_recorded_when_the_packs_lack_it(tmp_path, packs):
     rep = report_of(tmp_path, packs, write_log(tmp_path / "hand.jsonl", hand_log()))
     by = {c["measure"]: c for c in rep["correlations"]}
     assert by["chain"]["recorded"] is False and by["chain"]["time"]["note"] == "not recorded"
+    assert by["forced"]["solve_rate"]["note"] == "not recorded"
     assert by["twist margin"]["time"]["note"] == "no twist level among the levels played"
     assert by["traps"]["time"]["note"] == "the measure is the same on every level"
 
