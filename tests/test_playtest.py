@@ -256,7 +256,7 @@ def test_illegal_move_is_reported_not_trusted(tmp_path, packs):
     (lambda r: r.insert(2, ev(1, "undo", 1)), "an undo with no move to undo"),
     (lambda r: r.insert(2, ev(1, "redo", 1)), "a redo with no undone move to play again"),
     (lambda r: r.insert(4, mv(1, 1, -1, 1)), "a move record after the move on line 4 won, instead of its win"),
-    (lambda r: r.__setitem__(1, {**r[1], "generator": "lumina-gen/9"}), "recorded on lumina-gen/9"),
+    (lambda r: r.__setitem__(1, {**r[1], "generator": "test-gen/9"}), "recorded on test-gen/9"),
     (lambda r: r.__setitem__(1, {**r[1], "level": "t-09"}), "no level with this id in the packs"),
     (lambda r: r.__setitem__(1, {**r[1], "board": "4x4-R1-K0121C3012"}), "not the packs' board"),
     (lambda r: r.__setitem__(1, {**r[1], "from": [[0, 3]]}), "from[0]: move [0, 3] is illegal"),
