@@ -192,6 +192,7 @@ def test_chain_reads_not_recorded_when_the_packs_lack_it(tmp_path, packs):
     rep = report_of(tmp_path, packs, write_log(tmp_path / "hand.jsonl", hand_log()))
     by = {c["measure"]: c for c in rep["correlations"]}
     assert by["chain"]["recorded"] is False and by["chain"]["time"]["note"] == "not recorded"
+    assert by["forced"]["solve_rate"]["note"] == "not recorded"
     assert by["twist margin"]["time"]["note"] == "no twist level among the levels played"
     assert by["traps"]["time"]["note"] == "the measure is the same on every level"
 
@@ -255,7 +256,7 @@ def test_illegal_move_is_reported_not_trusted(tmp_path, packs):
     (lambda r: r.insert(2, ev(1, "undo", 1)), "an undo with no move to undo"),
     (lambda r: r.insert(2, ev(1, "redo", 1)), "a redo with no undone move to play again"),
     (lambda r: r.insert(4, mv(1, 1, -1, 1)), "a move record after the move on line 4 won, instead of its win"),
-    (lambda r: r.__setitem__(1, {**r[1], "generator": "lumina-gen/9"}), "recorded on lumina-gen/9"),
+    (lambda r: r.__setitem__(1, {**r[1], "generator": "test-gen/9"}), "recorded on test-gen/9"),
     (lambda r: r.__setitem__(1, {**r[1], "level": "t-09"}), "no level with this id in the packs"),
     (lambda r: r.__setitem__(1, {**r[1], "board": "4x4-R1-K0121C3012"}), "not the packs' board"),
     (lambda r: r.__setitem__(1, {**r[1], "from": [[0, 3]]}), "from[0]: move [0, 3] is illegal"),

@@ -17,10 +17,10 @@ Per level (attempts sorted per player by attempt number, so file order never mat
   position it was made in) and where players undid most, with their moves left
   (`lumina.engine.distances`; -1: no win from there).
 Per world: the observed median moves of first wins against par, level by level.
-Per measure recorded in the packs' analysis (par, plans, chain, first moves, states,
-traps, twist margin): Spearman's rho across levels with the median seconds to solve
-and with the solve rate. A measure the packs do not carry (chain before
-lumina-gen/4) is "not recorded".
+Per measure recorded in the packs' analysis (par, plans, chain, forced, first moves,
+states, traps, twist margin): Spearman's rho across levels with the median seconds to
+solve and with the solve rate. A measure the packs do not carry (chain and forced
+before lumina-gen/4) is "not recorded".
 """
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ MEASURES: tuple[tuple[str, str, Callable[[Entry], Any]], ...] = (
     ("par", "optimal moves", lambda e: e.level.optimal),
     ("plans", "distinct plans reaching par", _field("plans")),
     ("chain", "longest run of dependent moves in the least-chained plan", _field("chain")),
+    ("forced", "solution moves made where only one move is optimal", _field("forced")),
     ("first moves", "share of legal first moves that are optimal", _first_share),
     ("states", "positions reachable from the start", _field("component_states")),
     ("traps", "reachable positions with no way to win", _field("traps")),

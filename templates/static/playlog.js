@@ -25,7 +25,9 @@ export function parseLog(raw, newId = playerId) {
     const d = JSON.parse(raw);
     if (d && typeof d.player === "string" && /^p-[0-9a-f]{16}$/.test(d.player) && Number.isInteger(d.next)
         && d.next >= 1 && Array.isArray(d.attempts)) {
-      return { player: d.player, next: d.next, attempts: d.attempts.filter((a) => a && Number.isInteger(a.n) && Array.isArray(a.events)) };
+      const attempts = d.attempts.filter((a) => a && Number.isInteger(a.n) && Array.isArray(a.events));
+      for (const a of attempts) a.events = a.events.filter(Array.isArray);
+      return { player: d.player, next: d.next, attempts };
     }
   } catch { /* corrupt or missing: start afresh */ }
   return { player: newId(), next: 1, attempts: [] };

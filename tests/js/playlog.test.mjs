@@ -106,8 +106,10 @@ test("player ids are random hex; a stored log that is not one reads as a fresh l
     const log = L.parseLog(raw, () => "p-ffffffffffffffff");
     assert.deepEqual(log, { player: "p-ffffffffffffffff", next: 1, attempts: [] }, String(raw));
   }
-  const kept = L.parseLog(JSON.stringify({ player: "p-0123456789abcdef", next: 7, attempts: [{ n: 6, events: [] }, { n: "x" }, null] }));
-  assert.deepEqual(kept, { player: "p-0123456789abcdef", next: 7, attempts: [{ n: 6, events: [] }] });
+  const kept = L.parseLog(JSON.stringify({ player: "p-0123456789abcdef", next: 7,
+    attempts: [{ n: 6, events: [null, ["undo", 5], 3] }, { n: "x" }, null] }));
+  assert.deepEqual(kept, { player: "p-0123456789abcdef", next: 7, attempts: [{ n: 6, events: [["undo", 5]] }] });
+  assert.doesNotThrow(() => L.toJsonl(kept));
 });
 
 class MockStorage {
