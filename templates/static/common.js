@@ -1,6 +1,6 @@
 // Lumina page chrome, shared by every page script: the page's data (#site-data, #site-meta),
 // star totals, whether a world is open (locks.js words a shut one), the player's settings
-// (motion, sound) and small DOM helpers. It imports no page script, so no page
+// (motion, sound) and small DOM helpers (toast.js, loaded when needed, shows a message). It imports no page script, so no page
 // script imports another in a circle (tests/test_static_modules.py). Missing or corrupt
 // storage never makes a page throw.
 import { loadProgress, totalStars, isWorldUnlocked } from "./progress.js";
@@ -61,13 +61,6 @@ export function showBest(id) {
   const e = loadProgress().levels[id];
   const b = $("#best");
   if (b) b.textContent = e && e.best ? `${e.best} ${"★".repeat(e.stars)}` : "–";
-}
-
-export function toast(text) {
-  const t = document.createElement("div");
-  t.className = "toast"; t.setAttribute("role", "status"); t.textContent = text;
-  document.body.append(t);
-  setTimeout(() => t.remove(), 2200);
 }
 
 // ---- the player's settings (motion, sound), kept in this browser -------------------------

@@ -3,7 +3,7 @@
 // the site (a contract the browser tests wait for). When a republished site's worker takes
 // over an open page, the page reloads to show the new build, unless a game is in progress:
 // then it says so and leaves the reload to the player.
-import { toast } from "./common.js";
+import { toast } from "./toast.js";
 
 export async function offline() {
   const sw = navigator.serviceWorker;

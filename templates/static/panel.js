@@ -13,6 +13,7 @@ function setupResult(el, ctl, level, opts) {
   let before = campaignStars(loadProgress());   // a win that opens a gate says so
   const load = () => import("./result.js");
   el.addEventListener("lumina-play", (ev) => {
+    if (ev.detail.type === "move") load();   // fetched on the first move, ready by the win
     if (ev.detail.type === "win") load().then((m) => m.win(ctl, level, opts, before)).then((t) => { before = t; });
   });
   const b = $("[data-share]");
@@ -108,5 +109,5 @@ export function level() {
   const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
   if (locked) import("./locks.js").then((m) => m.lockCover(d.world, p, total));
   const n = $("[data-next]"), nextLabel = n ? (n.dataset.label || n.textContent).trim() : null;
-  playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, locked, ending: !!d.ending });
+  playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, desc: d.desc, locked, ending: !!d.ending });
 }

@@ -3,7 +3,8 @@
 // campaign's ending after its last level (ending.js), all kept in view, on a phone as on a
 // laptop. Also the share link, made when the player asks for it.
 import { isWorldUnlocked } from "./progress.js";
-import { $, SITE, GATES, META, ROOT, paintTotals, showBest, toast, applyMotion } from "./common.js";
+import { $, SITE, GATES, META, ROOT, paintTotals, showBest, applyMotion } from "./common.js";
+import { toast } from "./toast.js";
 import { lockLinks } from "./locks.js";
 
 function button(text, cls, onClick) {

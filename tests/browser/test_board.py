@@ -43,6 +43,7 @@ def test_solve_by_dragging_gives_three_stars_and_saves_progress(page, base_url, 
     res.wait_for(state="visible")
     assert res.get_attribute("data-stars") == "3"
     assert progress(page)["levels"][lv["id"]] == {"stars": 3, "best": lv["optimal"]}
+    page.wait_for_selector("#result[data-filled]")   # result.js words the win once it has loaded
     assert page.locator("#best").inner_text().startswith(str(lv["optimal"]))
     assert "matched par" in res.inner_text()
     shoot(page, output_dir, "level-won-desktop")

@@ -404,12 +404,14 @@ def test_what_makes_it_hard_reads_the_levels_analysis(page, base_url, packs):
         assert page.locator("#glossary").is_visible()
 
 
-def test_a_shared_level_shows_no_gate(page, base_url, packs):
-    """Bug class: shared levels showed "Next gate 0/40": they earn no stars."""
+def test_shared_and_daily_levels_show_no_gate(page, base_url, packs):
+    """Bug class: shared levels showed "Next gate 0/40": they earn no stars (and a daily's
+    stars open no gate either)."""
     from lumina.model import Level
-    page.goto(f"{base_url}play.html?d={Level.from_json(packs['w1-05']).desc()}")
-    page.wait_for_selector("#board [data-block]")
-    assert page.locator("#next-gate").count() == 0 and "gate" not in page.locator(".hud").inner_text().lower()
+    for path in (f"play.html?d={Level.from_json(packs['w1-05']).desc()}", "daily/003.html"):
+        page.goto(base_url + path)
+        page.wait_for_selector("#board [data-block]")
+        assert page.locator("#next-gate").count() == 0 and "gate" not in page.locator(".hud").inner_text().lower()
     page.goto(base_url + "w1/05.html")
     assert page.locator("#next-gate").is_visible()
 
