@@ -4,7 +4,6 @@ export const SITE=siteData();export const GATES=SITE.gates;export const META=jso
 export function paintTotals(){const p=loadProgress(),total=campaignStars(p),g=nextGate(total);$$("[data-total-stars]").forEach((n)=>{n.textContent=total;});$$("[data-next-gate]").forEach((n)=>{n.textContent=g?`${g.need} more ★ opens ${worldName(g.world)} (world ${g.world})`:"Every world is open.";});$$("[data-next-gate-short]").forEach((n)=>{n.textContent=g?`${total}/${g.gate}`:"all open";n.title=g?`${g.need} more stars open ${worldName(g.world)}`:"Every world is open";});return{p,total};}
 export function worldLock(n,total){const gate=GATES[n]??0;return{open:isWorldUnlocked(n,total,GATES),gate,need:Math.max(0,gate-total),total};}
 export function showBest(id){const e=loadProgress().levels[id];const b=$("#best");if(b)b.textContent=e&&e.best?`${e.best} ${"★".repeat(e.stars)}`:"–";}
-export function toast(text){const t=document.createElement("div");t.className="toast";t.setAttribute("role","status");t.textContent=text;document.body.append(t);setTimeout(()=>t.remove(),2200);}
 const SETTINGS="lumina.settings.v1";export function settings(){try{const s=JSON.parse(localStorage.getItem(SETTINGS));return s&&typeof s==="object"&&!Array.isArray(s)?s:{};}catch{return{};}}
 export function saveSetting(k,v){try{localStorage.setItem(SETTINGS,JSON.stringify({...settings(),[k]:v}));}catch{}}
 export function applyMotion(){const m=settings().motion,on=typeof m==="boolean"?m:!matchMedia("(prefers-reduced-motion: reduce)").matches;document.documentElement.dataset.motion=on?"on":"off";return on;}
