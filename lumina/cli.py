@@ -19,6 +19,7 @@ from typing import Callable, NoReturn, Sequence
 from lumina.model import LevelError, escape_text
 from lumina.packfile import PackError
 from lumina.safeio import OutputError
+from lumina.worlds import CampaignError
 
 MAX_LINE = 299
 _LONG_WORD = re.compile(r"\S{81,}")
@@ -28,7 +29,8 @@ class UsageError(ValueError):
     """Bad command-line input (a message for the user, not a traceback)."""
 
 
-INPUT_ERRORS: tuple[type[BaseException], ...] = (LevelError, PackError, UsageError, OutputError)
+INPUT_ERRORS: tuple[type[BaseException], ...] = (LevelError, PackError, UsageError, OutputError,
+                                                 CampaignError)
 
 
 def one_line(text: str, limit: int = MAX_LINE) -> str:

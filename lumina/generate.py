@@ -33,7 +33,7 @@ from typing import Sequence
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.gen.packs import all_plans, dailies_plan, generate_packs, world_plan
 from lumina.safeio import check_writable_folder
-from lumina.worlds import DAILY_POOL, WORLDS
+from lumina.worlds import CAMPAIGN, load
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,18 +42,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--world", type=int, action="append", help="world number (repeatable)")
     ap.add_argument("--dailies", action="store_true", help="generate the daily pool only")
     ap.add_argument("--all", action="store_true",
-                    help="worlds 1-5 and the daily pool, in one run (what the committed "
+                    help="every world and the daily pool, in one run (what the committed "
                          "packs are)")
+    ap.add_argument("--campaign", type=Path, metavar="FILE",
+                    help="the campaign file (default: lumina/campaign.toml)")
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
     ap.add_argument("--workers", type=int_in(1, 64), default=1)
     ap.add_argument("--out", type=Path, default=Path("packs"))
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run the generation tasks on this Dask scheduler (tcp://HOST:8786); "
                          "--workers is then how many cluster workers to wait for")
-    ap.add_argument("--pool", type=int_in(1, 100_000), default=DAILY_POOL,
-                    help=f"daily pool size with --dailies (default {DAILY_POOL}; another size "
-                         "writes dailies-pool-N.json)")
+    ap.add_argument("--pool", type=int_in(1, 100_000),
+                    help="daily pool size with --dailies (default: the campaign's; another "
+                         "size writes dailies-pool-N.json)")
     args = ap.parse_args(argv)
+    campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     if args.dailies and args.world:
@@ -62,18 +65,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise UsageError("--all is every pack: use it without --world or --dailies")
     if args.all and args.seed is not None:
         raise UsageError("--seed overrides one pack's seed: use it with --world or --dailies")
-    if args.pool != DAILY_POOL and not args.dailies:
+    if args.pool is not None and not args.dailies:
         raise UsageError("--pool is the size of the daily pool: use it with --dailies")
+    if args.dailies and not campaign.daily_pool:
+        raise UsageError(f"--dailies: {campaign.source} has no daily pool")
     for n in args.world or ():
-        if n not in {w.number for w in WORLDS}:
-            raise UsageError(f"--world {n}: worlds are 1..{len(WORLDS)}")
+        if n not in campaign.gates:
+            raise UsageError(f"--world {n}: worlds are 1..{len(campaign.worlds)}")
     check_writable_folder(args.out)         # before any work, not after the whole world
     if args.all:
-        plans = all_plans()
+        plans = all_plans(campaign)
     elif args.dailies:
-        plans = [dailies_plan(args.seed, args.pool)]
+        plans = [dailies_plan(args.seed, args.pool, campaign)]
     else:
-        plans = [world_plan(n, args.seed) for n in args.world or [w.number for w in WORLDS]]
+        plans = [world_plan(n, args.seed, campaign)
+                 for n in args.world or [w.number for w in campaign.worlds]]
     failures = generate_packs(plans, args.workers, args.out, args.scheduler)
     for f in failures:
         print(f"FAILED: {f} (nothing written for that pack)", file=sys.stderr)

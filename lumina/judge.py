@@ -48,13 +48,11 @@ LEVEL_REASONS = ("unbound", "plans", "dead_blocks")     # judge_level's, cheapes
 REASONS = ("unsolvable", "exhausted", "already_solved", "under_band", "over_band", "band_full",
            "duplicate", "near_duplicate", *LEVEL_REASONS)
 
-# Curve and campaign rules (RULES.md "The curve climbs"; numbers from issue 9).
+# Curve rules (RULES.md "The curve climbs"; numbers from issue 9). The campaign's own
+# peaks (the first world's and the last world's) are the campaign file's `[curve]`.
 MAX_DIP = 2            # a level may be at most this much easier than the hardest before it
 MAX_HOLE = 3           # consecutive distinct pars of a world differ by at most this
 PEAK_WINDOW = 5        # a world's hardest par appears among its last this-many levels
-WORLD1_MIN_PEAK = 20   # World 1's hardest level has at least this par
-FINAL_WORLD = 5
-FINAL_MIN_PEAK = 40    # the campaign's hardest (in World 5) has at least this par
 
 
 class _Measured(Protocol):
@@ -461,10 +459,12 @@ def curve_problems(pars: Sequence[int], label: str) -> list[str]:
     return out
 
 
-def campaign_problems(worlds_pars: dict[int, Sequence[int]]) -> list[str]:
+def campaign_problems(worlds_pars: dict[int, Sequence[int]], *, first_peak: int,
+                      final_world: int, final_peak: int) -> list[str]:
     """The campaign's shape over the worlds given (number -> pars, tutorials
     excluded): each world's hardest above the previous world's; World 1's hardest at
-    least WORLD1_MIN_PEAK; World 5 holds the campaign's hardest, at least FINAL_MIN_PEAK."""
+    least `first_peak`; world `final_world` (the campaign's last) holds the campaign's
+    hardest, at least `final_peak`."""
     peaks = {n: max(p) for n, p in sorted(worlds_pars.items()) if p}
     out = []
     nums = sorted(peaks)
@@ -472,14 +472,14 @@ def campaign_problems(worlds_pars: dict[int, Sequence[int]]) -> list[str]:
         if peaks[b] <= peaks[a]:
             out.append(f"world {b}'s hardest level ({peaks[b]} moves) is not harder than "
                        f"world {a}'s ({peaks[a]})")
-    if 1 in peaks and peaks[1] < WORLD1_MIN_PEAK:
-        out.append(f"world 1's hardest level has {peaks[1]} moves (at least {WORLD1_MIN_PEAK})")
-    if FINAL_WORLD in peaks:
+    if 1 in peaks and peaks[1] < first_peak:
+        out.append(f"world 1's hardest level has {peaks[1]} moves (at least {first_peak})")
+    if final_world in peaks:
         top = max(peaks.values())
-        if peaks[FINAL_WORLD] < top:
-            out.append(f"world {FINAL_WORLD} does not hold the campaign's hardest level "
-                       f"({peaks[FINAL_WORLD]} < {top})")
-        if peaks[FINAL_WORLD] < FINAL_MIN_PEAK:
-            out.append(f"world {FINAL_WORLD}'s hardest level has {peaks[FINAL_WORLD]} moves "
-                       f"(at least {FINAL_MIN_PEAK})")
+        if peaks[final_world] < top:
+            out.append(f"world {final_world} does not hold the campaign's hardest level "
+                       f"({peaks[final_world]} < {top})")
+        if peaks[final_world] < final_peak:
+            out.append(f"world {final_world}'s hardest level has {peaks[final_world]} moves "
+                       f"(at least {final_peak})")
     return out

@@ -14,6 +14,9 @@ publish. The new site is swapped in with one atomic exchange, so a kill at any
 instant leaves the old site or the new one complete; leftovers of a killed run are
 deleted by the next; a second publish to the same folder waits for the first.
 
+The campaign (`lumina/campaign.toml`, or `--campaign FILE`) gives the verifier the
+worlds' shape and the site its gates and daily pool.
+
 Exit codes: 0 published, 1 verification failed, 2 bad input.
 """
 from __future__ import annotations
@@ -26,13 +29,14 @@ from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
 from lumina.render import site
 from lumina.verify import VerifyReport, verify_paths
+from lumina.worlds import CAMPAIGN, Campaign, load
 
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def _verify(paths: list[Path]) -> VerifyReport:
-    """The verifier's report for `paths` (docs/INTERFACES.md, `lumina.verify.verify_paths`)."""
-    return verify_paths(paths)
+def _verify(paths: list[Path], campaign: Campaign = CAMPAIGN) -> VerifyReport:
+    """The verifier's report for `paths` (`lumina.verify.verify_paths`)."""
+    return verify_paths(paths, campaign)
 
 
 #: Bad input: one line on stderr, exit 2 (PackError and SiteError are ValueErrors).
@@ -44,18 +48,18 @@ def protected(packs: Path) -> list[Path]:
     return [Path.cwd(), packs, PROJECT]
 
 
-def publish(packs: Path, out: Path) -> int:
+def publish(packs: Path, out: Path, campaign: Campaign = CAMPAIGN) -> int:
     """Verify `packs`, then build into `out`. Returns the exit code."""
     try:
         safeio.check_out(out, protect=protected(packs))      # before any work
         with safeio.lock(out):                               # a second publish waits
-            return _publish(packs, out)
+            return _publish(packs, out, campaign)
     except INPUT_ERRORS as e:
         print(one_line(f"publish: {e}"), file=sys.stderr)
         return 2
 
 
-def _publish(packs: Path, out: Path) -> int:
+def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
     """Verify, render and swap in the site (the lock on `out` held)."""
     if not packs.is_dir():
         raise site.SiteError(f"{packs}: not a folder of packs")
@@ -63,7 +67,7 @@ def _publish(packs: Path, out: Path) -> int:
     if not paths:
         raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
     print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
-    report = _verify(paths)
+    report = _verify(paths, campaign)
     if not report.ok:
         for line in report.lines:
             print(line, file=sys.stderr)
@@ -72,7 +76,7 @@ def _publish(packs: Path, out: Path) -> int:
               + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
         return 1
     print("publish: verified; building", file=sys.stderr)
-    writer = site.render(site.gather(packs, report))
+    writer = site.render(site.gather(packs, report, campaign))
     safeio.replace_tree(writer.files, out, protect=protected(packs))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
@@ -83,8 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.publish", description=__doc__.splitlines()[0])
     ap.add_argument("--packs", default="packs", type=Path, help="folder of packs (default: packs)")
     ap.add_argument("--out", default="site", type=Path, help="output folder (default: site)")
+    ap.add_argument("--campaign", type=Path, metavar="FILE",
+                    help="the campaign file (default: lumina/campaign.toml)")
     args = ap.parse_args(argv)
-    return publish(args.packs, args.out)
+    campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
+    return publish(args.packs, args.out, campaign)
 
 
 if __name__ == "__main__":

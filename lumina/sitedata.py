@@ -1,12 +1,14 @@
 """The facts the site's JavaScript needs, defined once here and handed to every page as
 data (`<script type="application/json" id="site-data">`), never re-typed in JS:
-world gates, the daily pool and its date rule, the star rule, the block kinds.
+world gates, the daily pool and its date rule (from the campaign, `lumina.worlds`),
+the star rule, the block kinds.
 Parity vectors (lumina/vectors.py) hold the JS date rule and star rule to these."""
 from __future__ import annotations
 
 import datetime as _dt
 
-from . import model, worlds
+from . import model
+from .worlds import CAMPAIGN, DAILY_EPOCH, Campaign
 
 # The star rule (docs/RULES-DECISIONS.md). Moves are whole drags; "help" is any use of
 # Hint or Solution during the attempt (Undo and Reset are not help). Help caps a win at
@@ -30,17 +32,17 @@ def stars(moves: int, par: int, helped: bool = False) -> int:
     return min(earned, STAR_RULE["help_cap"]) if helped else earned
 
 
-def day_index(day: _dt.date) -> int:
+def day_index(day: _dt.date, campaign: Campaign = CAMPAIGN) -> int:
     """The daily-pool index for a calendar date: days since the epoch, modulo the pool."""
-    return worlds.daily_index(day)
+    return campaign.daily_index(day)
 
 
-def site_data() -> dict:
+def site_data(campaign: Campaign = CAMPAIGN) -> dict:
     """The JSON object every page embeds as #site-data."""
     return {
-        "gates": {str(n): g for n, g in sorted(worlds.GATES.items())},
-        "pool": worlds.DAILY_POOL,
-        "epoch": worlds.DAILY_EPOCH.isoformat(),
+        "gates": {str(n): g for n, g in sorted(campaign.gates.items())},
+        "pool": campaign.daily_pool,
+        "epoch": DAILY_EPOCH.isoformat(),
         "stars": dict(STAR_RULE),
         "kinds": list(model.KINDS),
     }

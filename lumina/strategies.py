@@ -151,7 +151,7 @@ STRATEGIES: dict[str, Producer] = {
 }
 
 # The bench's own buckets (the campaign's shapes before issue 9), fixed here so that
-# re-planning the campaign in lumina.worlds never moves the comparison: 4x4 to 6x6
+# re-planning the campaign (lumina/campaign.toml) never moves the comparison: 4x4 to 6x6
 # crystal, then sand, ice, rime+sand and beam. Name -> (bucket, layout seed).
 def _bucket(name: str, size: str, band: tuple[int, int], blockers: tuple[int, int],
             **kw) -> Bucket:

@@ -12,7 +12,9 @@ player who earns two stars everywhere.
 Prints per pack a count line (solvable, confirmed, twist levels that bind, par range)
 and a `moves→levels` histogram, names every failing level and why; exits 1 on any
 failure and 2 on unreadable input. With no arguments it checks the packs folder
-(`packs/world-*.json` and `packs/dailies.json`).
+(`packs/world-*.json` and `packs/dailies.json`). The worlds' names, sizes, tutorials'
+mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
+`--campaign FILE`).
 """
 from __future__ import annotations
 
@@ -27,10 +29,9 @@ from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
 from lumina.model import Level
 from lumina.packfile import Pack, pack_files, read_pack
-from lumina.worlds import GATES, world
+from lumina.worlds import CAMPAIGN, Campaign, load
 
 DEFAULT_PACKS = Path("packs")
-WORLD_LEVELS = 30
 
 
 @dataclass
@@ -151,18 +152,21 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     return m
 
 
-def check_world(res: PackResult, number: int, measured: dict[str, Measures]) -> None:
-    """A world pack's shape: its name, 30 levels, the tutorial first and teaching, the curve."""
+def check_world(res: PackResult, number: int, measured: dict[str, Measures],
+                campaign: Campaign = CAMPAIGN) -> None:
+    """A world pack's shape, as the campaign has it: its name, its number of levels,
+    the tutorial first and teaching its mechanic, the curve."""
     levels, where = res.pack.levels, res.pack.path.name
     try:
-        w = world(number)
+        w = campaign.world(number)
     except KeyError:
-        res.fail(where, f"world {number} is not one of the five worlds")
+        res.fail(where, f"world {number} is not one of the campaign's {len(campaign.worlds)} "
+                 "worlds")
         return
     if res.pack.meta.get("name") != w.name:
         res.fail(where, f"world {number} is named {w.name!r}")
-    if len(levels) != WORLD_LEVELS:
-        res.fail(where, f"a world has {WORLD_LEVELS} levels, this one {len(levels)}")
+    if len(levels) != w.levels:
+        res.fail(where, f"a world has {w.levels} levels, this one {len(levels)}")
     if levels:
         tut = levels[0]
         if not tut.tutorial:
@@ -203,15 +207,17 @@ def near_duplicates(results: Sequence[PackResult]) -> None:
             seen.add(lv)
 
 
-def gate_check(results: Sequence[PackResult]) -> tuple[dict, list[str]]:
-    """Is every gate reachable earning two stars on every level of earlier worlds?"""
+def gate_check(results: Sequence[PackResult], gates_of: dict[int, int] = CAMPAIGN.gates
+               ) -> tuple[dict, list[str]]:
+    """Is every gate (world number -> stars) reachable earning two stars on every level
+    of earlier worlds?"""
     per_world = {r.pack.meta.get("world"): len(r.pack.levels) for r in results
                  if isinstance(r.pack.meta.get("world"), int)}
     gates, problems, total = {}, [], 0
-    for n in sorted(GATES):
-        if n not in per_world or any(m not in per_world for m in GATES if m < n):
+    for n in sorted(gates_of):
+        if n not in per_world or any(m not in per_world for m in gates_of if m < n):
             continue            # judged only when every earlier world is being verified
-        need = GATES[n]
+        need = gates_of[n]
         ok = total >= need
         gates[str(n)] = {"needs": need, "two_star_total_before": total, "reachable": ok}
         if not ok:
@@ -231,7 +237,7 @@ def _summary(res: PackResult) -> str:
             f"confirmed · {res.binding}/{res.twist} twist levels bind · {par}")
 
 
-def verify_packs(packs: Sequence[Pack]) -> VerifyReport:
+def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
     results = []
     worlds_pars: dict[int, list[int]] = {}
     for pack in packs:
@@ -243,7 +249,7 @@ def verify_packs(packs: Sequence[Pack]) -> VerifyReport:
                 measured[lv.id] = m
         number = pack.meta.get("world")
         if isinstance(number, int) and not isinstance(number, bool):
-            check_world(res, number, measured)
+            check_world(res, number, measured, campaign)
             worlds_pars[number] = _pars(pack)
         else:                   # a tutorial skips the filters: only a world may open with one
             for lv in pack.levels:
@@ -256,15 +262,17 @@ def verify_packs(packs: Sequence[Pack]) -> VerifyReport:
         lines.append(_summary(res))
         lines.append("  moves→levels  " + " ".join(f"{k}:{v}" for k, v in sorted(res.histogram.items())))
         lines.extend(f"  FAIL {lid}: {why}" for lid, why in res.failures)
-    campaign = judge.campaign_problems(worlds_pars)
-    lines.extend(f"  FAIL campaign: {p}" for p in campaign)
-    gates, problems = gate_check(results)
+    shape = judge.campaign_problems(worlds_pars, first_peak=campaign.first_peak,
+                                    final_world=campaign.worlds[-1].number,
+                                    final_peak=campaign.final_peak)
+    lines.extend(f"  FAIL campaign: {p}" for p in shape)
+    gates, problems = gate_check(results, campaign.gates)
     if gates:
         lines.append("Gates (two stars everywhere): " + " ".join(
             f"W{n}:{g['two_star_total_before']}/{g['needs']}" for n, g in gates.items()))
     lines.extend(f"  FAIL gate: {p}" for p in problems)
     total = sum(len(r.pack.levels) for r in results)
-    bad = sum(len(r.failures) for r in results) + len(campaign) + len(problems)
+    bad = sum(len(r.failures) for r in results) + len(shape) + len(problems)
     lines.append(f"{'OK' if not bad else 'FAILED'}: {total} levels re-solved from disk, "
                  f"{bad} failure(s)")
     return VerifyReport(ok=not bad, lines=lines, packs=[r.to_json() for r in results], gates=gates)
@@ -275,17 +283,20 @@ def default_paths(root: Path = DEFAULT_PACKS) -> list[Path]:
     return pack_files([root])
 
 
-def verify_paths(paths: Sequence[str | Path]) -> VerifyReport:
-    """Read (PackError on unreadable input) and verify packs."""
-    return verify_packs([read_pack(p) for p in paths])
+def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN) -> VerifyReport:
+    """Read (PackError on unreadable input) and verify packs against `campaign`."""
+    return verify_packs([read_pack(p) for p in paths], campaign)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.verify", description=__doc__.split("\n")[0])
     ap.add_argument("packs", nargs="*", type=Path,
                     help=f"pack files or folders of packs (default: {DEFAULT_PACKS}/)")
+    ap.add_argument("--campaign", type=Path, metavar="FILE",
+                    help="the campaign file (default: lumina/campaign.toml)")
     args = ap.parse_args(argv)
-    report = verify_paths(pack_files(args.packs or [DEFAULT_PACKS]))
+    campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
+    report = verify_paths(pack_files(args.packs or [DEFAULT_PACKS]), campaign)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 

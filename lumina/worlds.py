@@ -1,4 +1,10 @@
-"""The campaign's shape: five worlds, their buckets and tutorials, and the daily pool.
+"""The campaign, read from data: worlds, buckets, tutorials, gates and the daily pool.
+
+The campaign is a TOML file, `lumina/campaign.toml` (package data) unless a command is
+given `--campaign FILE`; `load(path)` reads one into a `Campaign` of `World`s and
+`Bucket`s, checking every field: a bad one is a `CampaignError`, one line naming the
+file, the world and the field. The committed campaign is `CAMPAIGN`, and its parts
+(`WORLDS`, `GATES`, `DAILY_POOL`, ...) keep their old names here.
 
 A bucket is the unit of generation: one grid size, one block mix and one target band
 of optimal move counts, filled with `levels` levels spread evenly across the band.
@@ -6,8 +12,9 @@ Buckets of one world that share a grid size have disjoint bands, so two buckets 
 never produce the same puzzle or the same family, and they can be generated in any
 order, on any number of workers, with identical results.
 
-Insight: the world-1 tutorial, drawn as its fixture (A key, B crystal, exit right of
-row 1). Its only optimal solution moves B down, then slides the key out:
+Insight: a tutorial is drawn in the file as rows, read by `lumina.desc.from_grid`
+(A key, B crystal, exit right of row 1). World 1's only optimal solution moves B
+down, then slides the key out:
 
     . . . .
     A A B .  >
@@ -18,19 +25,25 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import os
+import re
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from lumina.desc import from_grid
-from lumina.model import Beam, Exit, Level
+from lumina.judge import MECHANICS
+from lumina.model import (DIRS, MAX_GRID, MAX_MOVABLE, MIN_GRID, SIDES, TWIST_KINDS, Beam, Exit,
+                          Level, LevelError, check_text)
+from lumina.packfile import read_text
 
-GATES = {1: 0, 2: 40, 3: 110, 4: 170, 5: 230}
-DAILY_POOL = 174
-DAILY_EPOCH = _dt.date(1970, 1, 1)
+CAMPAIGN_FILE = Path(__file__).with_name("campaign.toml")
+DAILY_EPOCH = _dt.date(1970, 1, 1)      # the date rule: pool[(day - epoch) mod pool]
 
-# Quality thresholds live in lumina.judge (one judge for generator, bench and verifier).
-DEEP_BUDGET = 3000             # sweeps per deep layout search
-BEAM_BUDGET = 8000             # beam sweeps are cheap and beam depth is scarce
-FINALE_BUDGET = 8000           # the campaign's deepest (World 5's finale)
+
+class CampaignError(ValueError):
+    """A campaign file cannot be used: one line naming the file, the world and the field."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,6 +75,7 @@ class World:
     name: str
     mechanic: str
     seed: int
+    gate: int                      # campaign stars that open it
     tutorial: Level
     buckets: tuple[Bucket, ...]
 
@@ -69,183 +83,272 @@ class World:
     def pack(self) -> str:
         return f"world-{self.number}"
 
-
-def _tutorial(world: int, rows: list[str], exit: Exit, name: str, kinds=None,
-              beam: Beam | None = None) -> Level:
-    lv = from_grid(rows, exit=exit, id=f"w{world}-01", kinds=kinds or {}, beam=beam)
-    return lv.replace(name=name, tutorial=True)
-
-
-TUTORIALS = {
-    1: _tutorial(1, ["....",
-                     "AAB.",
-                     "..B.",
-                     "...."], Exit(side="right", index=1), "First light"),
-    # Sand: as crystal (par 6) S slides up, F and G clear, S slides back down; sand
-    # slides once, so B and D clear the top first and S makes one slide all the way
-    # up (par 7).
-    2: _tutorial(2, [".BDDE",
-                     ".B..E",
-                     "..AAG",
-                     "..S.G",
-                     "..SFF"], Exit(side="right", index=2), "Sand slides once",
-                 kinds={"S": "sand"}),
-    # Ice: crystal would nudge the ice one cell (par 5); ice slides to the end, so it
-    # goes away and comes back to rest against G (par 6).
-    3: _tutorial(3, [".BEEE",
-                     ".BAAG",
-                     ".FFFG",
-                     "...II",
-                     "DD..."], Exit(side="left", index=1), "Ice slides to the end",
-                 kinds={"I": "ice"}),
-    4: _tutorial(4, ["....",
-                     "AA.R",
-                     "...R",
-                     "...."], Exit(side="right", index=1), "Rime thaws at a touch",
-                 kinds={"R": "rime"}),
-    # Beam: the key steps left so its light meets the mirror and turns toward the
-    # lantern; then B clears the turned light's row.
-    5: _tutorial(5, ["..B.",
-                     "/.B.",
-                     "....",
-                     ".AA."], Exit(side="right", index=1), "Bend the light",
-                 beam=Beam(dir="N", offset=0)),
-}
+    @property
+    def levels(self) -> int:
+        """How many levels the world holds: its tutorial, then every bucket's."""
+        return 1 + sum(b.levels for b in self.buckets)
 
 
-def _b(world: int, i: int, size: str, band: tuple[int, int], levels: int,
-       blockers: tuple[int, int], **kw) -> Bucket:
-    w, h = (int(v) for v in size.split("x"))
-    return Bucket(name=f"w{world}-b{i}", width=w, height=h, band=band, levels=levels,
-                  blockers=blockers, **kw)
+@dataclass(frozen=True, kw_only=True)
+class Campaign:
+    source: str                    # the file it was read from (for messages)
+    worlds: tuple[World, ...]
+    first_peak: int                # the first world's hardest par is at least this
+    final_peak: int                # the last world holds the hardest, at least this
+    daily_seed: int
+    daily_pool: int                # 0: no daily pool
+    daily_buckets: tuple[Bucket, ...]
+
+    @property
+    def gates(self) -> dict[int, int]:
+        return {w.number: w.gate for w in self.worlds}
+
+    @property
+    def tutorials(self) -> dict[int, Level]:
+        return {w.number: w.tutorial for w in self.worlds}
+
+    @property
+    def stars(self) -> int:
+        """Every star of the campaign (three per level)."""
+        return 3 * sum(w.levels for w in self.worlds)
+
+    def world(self, number: int) -> World:
+        for w in self.worlds:
+            if w.number == number:
+                return w
+        raise KeyError(number)
+
+    def scaled_daily_buckets(self, n: int) -> tuple[Bucket, ...]:
+        """The daily buckets with `levels` scaled so they sum to `n` (`--dailies --pool N`).
+
+        Largest-remainder rounding, ties to the earlier bucket, so the split is a pure
+        function of `n`; buckets scaled to no level are left out (names, and so seeds, of
+        the others are unchanged). `n == daily_pool` returns daily_buckets itself."""
+        if n < 1:
+            raise ValueError(f"a daily pool has at least 1 level, not {n}")
+        if not self.daily_buckets:
+            raise CampaignError(f"{self.source}: dailies: this campaign has no daily pool")
+        pool, buckets = self.daily_pool, self.daily_buckets
+        if n == pool:
+            return buckets
+        shares = [(b.levels * n) // pool for b in buckets]
+        left = n - sum(shares)
+        by_remainder = sorted(range(len(buckets)),
+                              key=lambda i: (-((buckets[i].levels * n) % pool), i))
+        for i in by_remainder[:left]:
+            shares[i] += 1
+        return tuple(dataclasses.replace(b, levels=k) for b, k in zip(buckets, shares) if k)
+
+    def daily_index(self, day: _dt.date) -> int:
+        """Index into the daily pool for a calendar date: days since the epoch, mod the
+        pool. The site computes the same in the browser from the player's local date
+        (`#site-data`'s epoch and pool), so the static page stays current."""
+        return (day - DAILY_EPOCH).days % self.daily_pool
+
+    def daily_id(self, day: _dt.date) -> str:
+        return f"d-{self.daily_index(day) + 1:03d}"
 
 
-# Each world: tutorial, then levels sorted by par (ties by signature) so the curve
-# climbs; shallow bands from random phase-A layouts, deep bands (deep=N: sweeps per
-# search) from the deep layout search. Bands of one world are adjacent, so the pars
-# leave no hole wider than judge.MAX_HOLE; each world's top is above the last one's.
-WORLDS: tuple[World, ...] = (
-    World(number=1, name="Willow Hollow", mechanic="crystal", seed=101, tutorial=TUTORIALS[1],
-          buckets=(
-              _b(1, 1, "4x4", (3, 4), 4, (3, 5)),
-              _b(1, 2, "5x5", (5, 8), 5, (4, 7)),
-              _b(1, 3, "6x5", (8, 11), 5, (6, 9), walls=(0, 1)),
-              _b(1, 4, "6x6", (11, 14), 5, (7, 13), walls=(0, 1), deep=DEEP_BUDGET),
-              _b(1, 5, "6x6", (14, 17), 5, (7, 13), walls=(0, 1), deep=DEEP_BUDGET),
-              _b(1, 6, "6x6", (17, 21), 5, (7, 13), walls=(0, 1), deep=DEEP_BUDGET),
-          )),
-    World(number=2, name="Dune Sea", mechanic="sand", seed=202, tutorial=TUTORIALS[2],
-          buckets=(
-              _b(2, 1, "5x5", (6, 7), 4, (5, 8), twists={"sand": 2}),
-              _b(2, 2, "6x5", (7, 10), 5, (6, 9), twists={"sand": 2}),
-              _b(2, 3, "6x6", (10, 13), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(2, 4, "6x6", (13, 16), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(2, 5, "6x6", (16, 20), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(2, 6, "6x6", (20, 24), 5, (7, 13), twists={"sand": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-          )),
-    World(number=3, name="Glass Lake", mechanic="ice", seed=303, tutorial=TUTORIALS[3],
-          buckets=(
-              _b(3, 1, "6x5", (6, 8), 4, (5, 8), twists={"ice": 2}),
-              _b(3, 2, "6x5", (8, 11), 5, (6, 9), twists={"ice": 2}, walls=(0, 1)),
-              _b(3, 3, "6x6", (11, 14), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(3, 4, "6x6", (14, 18), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(3, 5, "6x6", (18, 23), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-              _b(3, 6, "6x6", (23, 28), 5, (7, 13), twists={"ice": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-          )),
-    World(number=4, name="Frost Hollow", mechanic="rime", seed=404, tutorial=TUTORIALS[4],
-          buckets=(
-              _b(4, 1, "5x5", (3, 5), 4, (3, 6), twists={"rime": 1}),
-              _b(4, 2, "5x5", (5, 9), 5, (4, 7), twists={"rime": 1}),
-              _b(4, 3, "6x5", (9, 13), 5, (6, 9), twists={"rime": 1}, walls=(0, 1)),
-              _b(4, 4, "6x6", (13, 18), 5, (7, 13), twists={"rime": 1, "ice": 1},
-                 walls=(0, 1), deep=DEEP_BUDGET),
-              _b(4, 5, "6x6", (18, 25), 5, (7, 13), twists={"rime": 1, "ice": 1},
-                 walls=(0, 1), deep=DEEP_BUDGET),
-              _b(4, 6, "6x6", (25, 32), 5, (7, 13), twists={"rime": 2}, walls=(0, 1),
-                 deep=DEEP_BUDGET),
-          )),
-    # Beam layouts top out near 30 moves within budget (measured: 27, 13 and 31 at 2,000
-    # to 12,000 sweeps), so the Spire ends with a finale of deep exit levels (w5-b6):
-    # the campaign's hardest, 29 to 41 moves (seven targets two apart, so a
-    # stand-in one move up never opens a hole of more than 3), each from its own search.
-    World(number=5, name="Lantern Spire", mechanic="beam", seed=505, tutorial=TUTORIALS[5],
-          buckets=(
-              _b(5, 1, "4x4", (3, 5), 3, (2, 4), beam=True, mirrors=(1, 1)),
-              _b(5, 2, "5x5", (5, 9), 5, (4, 7), beam=True, mirrors=(1, 2)),
-              _b(5, 3, "6x5", (9, 14), 5, (5, 8), beam=True, mirrors=(1, 2)),
-              _b(5, 4, "6x6", (14, 20), 5, (7, 13), beam=True, mirrors=(1, 3),
-                 deep=BEAM_BUDGET),
-              _b(5, 5, "6x6", (20, 26), 4, (7, 13), beam=True, mirrors=(1, 3),
-                 deep=BEAM_BUDGET),
-              _b(5, 6, "6x6", (29, 41), 7, (7, 13), walls=(0, 1), deep=FINALE_BUDGET),
-          )),
-)
+# ---------------------------------------------------------------------------
+# Reading: every field checked, every message one line naming file, world and field.
 
-# The daily pool: its own seed and buckets, so regenerating it never re-searches the
-# campaign (and the reverse). Every mechanic, pars from 6 to 26; judged against every
-# world's pack, so no daily nearly duplicates a campaign level.
-DAILY_SEED = 606
-DAILY_BUCKETS: tuple[Bucket, ...] = tuple(
-    Bucket(name=f"d-b{i + 1}", width=w, height=h, band=band, levels=n, blockers=bl, **kw)
-    for i, (w, h, band, n, bl, kw) in enumerate((
-        (5, 5, (6, 9), 16, (4, 7), {}),
-        (6, 6, (10, 16), 18, (7, 13), {"walls": (0, 1), "deep": DEEP_BUDGET}),
-        (6, 6, (17, 26), 12, (7, 13), {"walls": (0, 1), "deep": DEEP_BUDGET}),
-        (6, 6, (6, 10), 16, (7, 13), {"twists": {"sand": 2}, "deep": DEEP_BUDGET}),
-        (6, 6, (10, 14), 12, (7, 13), {"twists": {"sand": 2}, "deep": DEEP_BUDGET}),
-        (6, 6, (6, 10), 16, (5, 10), {"twists": {"ice": 2}, "deep": DEEP_BUDGET}),
-        (6, 6, (10, 16), 14, (7, 13), {"twists": {"ice": 2}, "deep": DEEP_BUDGET}),
-        (5, 5, (6, 10), 16, (4, 7), {"twists": {"rime": 1}}),
-        (6, 6, (10, 18), 14, (7, 13), {"twists": {"rime": 1, "ice": 1}, "deep": DEEP_BUDGET}),
-        (5, 5, (6, 10), 16, (4, 7), {"beam": True, "mirrors": (1, 2)}),
-        (6, 6, (10, 18), 12, (7, 13), {"beam": True, "mirrors": (1, 3), "deep": DEEP_BUDGET}),
-        (6, 6, (10, 16), 12, (7, 13), {"beam": True, "mirrors": (1, 3),
-                                       "twists": {"ice": 1}, "deep": DEEP_BUDGET}),
-    )))
-assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
+_SIZE = re.compile(r"([0-9])x([0-9])", re.ASCII)
+_TOP = {"curve": True, "worlds": True, "dailies": False}
+_CURVE = {"first_peak": True, "final_peak": True}
+_WORLD = {"name": True, "mechanic": True, "seed": True, "gate": True, "tutorial": True,
+          "buckets": True}
+_TUTORIAL = {"name": True, "exit": True, "rows": True, "kinds": False, "beam": False}
+_BUCKET = {"size": True, "band": True, "levels": True, "blockers": True, "twists": False,
+           "walls": False, "beam": False, "mirrors": False, "deep": False, "upward": False}
+_DAILIES = {"seed": True, "pool": True, "buckets": True}
 
 
-def scaled_daily_buckets(n: int) -> tuple[Bucket, ...]:
-    """The daily buckets with `levels` scaled so they sum to `n` (`--dailies --pool N`).
+class _Reader:
+    """Checks one campaign file's fields; `where` is "world 2", "dailies" or "curve"."""
 
-    Largest-remainder rounding, ties to the earlier bucket, so the split is a pure
-    function of `n`; buckets scaled to no level are left out (names, and so seeds, of
-    the others are unchanged). `n == DAILY_POOL` returns DAILY_BUCKETS itself."""
-    if n < 1:
-        raise ValueError(f"a daily pool has at least 1 level, not {n}")
-    if n == DAILY_POOL:
-        return DAILY_BUCKETS
-    shares = [(b.levels * n) // DAILY_POOL for b in DAILY_BUCKETS]
-    left = n - sum(shares)
-    by_remainder = sorted(range(len(DAILY_BUCKETS)),
-                          key=lambda i: (-((DAILY_BUCKETS[i].levels * n) % DAILY_POOL), i))
-    for i in by_remainder[:left]:
-        shares[i] += 1
-    return tuple(dataclasses.replace(b, levels=k) for b, k in zip(DAILY_BUCKETS, shares) if k)
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, where: str, name: str, message: str) -> CampaignError:
+        return CampaignError(f"{self.source}: {where}: {name}: {message}")
+
+    def table(self, where: str, name: str, value: Any, fields: dict[str, bool]) -> dict:
+        """`value` must be a table holding every required field and no unknown one."""
+        if not isinstance(value, dict):
+            raise self.fail(where, name, f"must be a table, got {_kind(value)}")
+        prefix = f"{name}." if name else ""
+        for k in value:
+            if k not in fields:
+                raise self.fail(where, f"{prefix}{k}", f"unknown field (fields: {', '.join(fields)})")
+        for k, required in fields.items():
+            if required and k not in value:
+                raise self.fail(where, f"{prefix}{k}", "missing")
+        return value
+
+    def integer(self, where: str, name: str, value: Any, lo: int = 0, hi: int = 2**63 - 1) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(where, name, f"must be a whole number, got {_kind(value)}")
+        if not lo <= value <= hi:
+            raise self.fail(where, name, f"must be in {lo}..{hi}, got {value}")
+        return value
+
+    def span(self, where: str, name: str, value: Any, lo: int, hi: int) -> tuple[int, int]:
+        """[a, b] with lo <= a <= b <= hi."""
+        if not isinstance(value, list) or len(value) != 2:
+            raise self.fail(where, name, f"must be a pair [low, high], got {_kind(value)}")
+        a, b = (self.integer(where, name, v, lo, hi) for v in value)
+        if a > b:
+            raise self.fail(where, name, f"low {a} is above high {b}")
+        return a, b
+
+    def flag(self, where: str, name: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, name, f"must be true or false, got {_kind(value)}")
+        return value
+
+    def text(self, where: str, name: str, value: Any) -> str:
+        try:
+            text = check_text("-", name, value)
+        except LevelError as e:
+            raise self.fail(where, name, e.message) from None
+        if not text.strip():
+            raise self.fail(where, name, "must not be empty")
+        return text
+
+    def choice(self, where: str, name: str, value: Any, choices: tuple[str, ...]) -> str:
+        if value not in choices:
+            raise self.fail(where, name, f"must be one of {', '.join(choices)}; got {_kind(value)}")
+        return value
+
+    def buckets(self, where: str, value: Any, prefix: str) -> tuple[Bucket, ...]:
+        if not isinstance(value, list) or not value:
+            raise self.fail(where, "buckets", "must be a list of at least one bucket")
+        return tuple(self.bucket(where, f"buckets[{i}]", raw, f"{prefix}-b{i + 1}")
+                     for i, raw in enumerate(value))
+
+    def bucket(self, where: str, name: str, raw: Any, bucket_name: str) -> Bucket:
+        b = self.table(where, name, raw, _BUCKET)
+        size = b["size"]
+        m = _SIZE.fullmatch(size) if isinstance(size, str) else None
+        if not m or not all(MIN_GRID <= int(v) <= MAX_GRID for v in m.groups()):
+            raise self.fail(where, f"{name}.size", f"must be \"WxH\" with sides {MIN_GRID}.."
+                            f"{MAX_GRID}, got {_kind(size)}")
+        blockers = self.span(where, f"{name}.blockers", b["blockers"], 0, MAX_MOVABLE - 1)
+        twists = self.table(where, f"{name}.twists", b.get("twists", {}),
+                            {k: False for k in TWIST_KINDS})
+        twists = {k: self.integer(where, f"{name}.twists.{k}", v, 1, MAX_MOVABLE - 1)
+                  for k, v in twists.items()}
+        if sum(twists.values()) > blockers[1]:
+            raise self.fail(where, f"{name}.twists", f"{sum(twists.values())} twist blocks, "
+                            f"more than the {blockers[1]} blockers")
+        beam = self.flag(where, f"{name}.beam", b.get("beam", False))
+        mirrors = self.span(where, f"{name}.mirrors", b.get("mirrors", [0, 0]), 0, MAX_GRID ** 2)
+        if mirrors != (0, 0) and not beam:
+            raise self.fail(where, f"{name}.mirrors", "mirrors belong to beam buckets (beam = true)")
+        if beam and mirrors[0] < 1:
+            raise self.fail(where, f"{name}.mirrors", "a beam bucket needs at least one mirror")
+        return Bucket(name=bucket_name, width=int(m[1]), height=int(m[2]),
+                      band=self.span(where, f"{name}.band", b["band"], 1, 999),
+                      levels=self.integer(where, f"{name}.levels", b["levels"], 1, 100_000),
+                      blockers=blockers, twists=twists,
+                      walls=self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
+                      beam=beam, mirrors=mirrors,
+                      deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
+                      upward=self.flag(where, f"{name}.upward", b.get("upward", False)))
+
+    def tutorial(self, where: str, raw: Any, number: int) -> Level:
+        t = self.table(where, "tutorial", raw, _TUTORIAL)
+        rows = t["rows"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+            raise self.fail(where, "tutorial.rows", "must be a list of strings, one per row")
+        ex = self.table(where, "tutorial.exit", t["exit"], {"side": True, "index": True})
+        exit_ = Exit(side=self.choice(where, "tutorial.exit.side", ex["side"], SIDES),
+                     index=self.integer(where, "tutorial.exit.index", ex["index"], 0, MAX_GRID - 1))
+        beam = None
+        if "beam" in t:
+            bm = self.table(where, "tutorial.beam", t["beam"], {"dir": True, "offset": True})
+            beam = Beam(dir=self.choice(where, "tutorial.beam.dir", bm["dir"], DIRS),
+                        offset=self.integer(where, "tutorial.beam.offset", bm["offset"], 0, MAX_GRID - 1))
+        kinds = t.get("kinds", {})
+        if not isinstance(kinds, dict):
+            raise self.fail(where, "tutorial.kinds", f"must be a table, got {_kind(kinds)}")
+        for ch, k in kinds.items():
+            if not (len(ch) == 1 and ch.isascii() and ch.isalpha() and ch not in "Aox"):
+                raise self.fail(where, f"tutorial.kinds.{_kind(ch)}", "must be a block's letter "
+                                "(A is the key, o and x are empty and wall)")
+            self.choice(where, f"tutorial.kinds.{ch}", k, ("crystal", *TWIST_KINDS))
+        try:
+            lv = from_grid(rows, exit=exit_, id=f"w{number}-01", kinds=kinds, beam=beam)
+        except LevelError as e:
+            raise self.fail(where, f"tutorial.{e.field}", e.message) from None
+        return lv.replace(name=self.text(where, "tutorial.name", t["name"]), tutorial=True)
+
+    def world(self, i: int, raw: Any) -> World:
+        where = f"world {i + 1}"
+        w = self.table(where, "", raw, _WORLD)
+        return World(number=i + 1, name=self.text(where, "name", w["name"]),
+                     mechanic=self.choice(where, "mechanic", w["mechanic"], MECHANICS),
+                     seed=self.integer(where, "seed", w["seed"]),
+                     gate=self.integer(where, "gate", w["gate"], 0, 10**6),
+                     tutorial=self.tutorial(where, w["tutorial"], i + 1),
+                     buckets=self.buckets(where, w["buckets"], f"w{i + 1}"))
+
+    def campaign(self, doc: dict) -> Campaign:
+        self.table("campaign", "", doc, _TOP)
+        curve = self.table("curve", "", doc["curve"], _CURVE)
+        raw_worlds = doc["worlds"]
+        if not isinstance(raw_worlds, list) or not raw_worlds:
+            raise self.fail("campaign", "worlds", "must be a list of at least one world")
+        worlds = tuple(self.world(i, raw) for i, raw in enumerate(raw_worlds))
+        if worlds[0].gate != 0:
+            raise self.fail("world 1", "gate", f"the first world is open from the start (0), "
+                            f"got {worlds[0].gate}")
+        for a, b in zip(worlds, worlds[1:]):
+            if b.gate < a.gate:
+                raise self.fail(f"world {b.number}", "gate", f"{b.gate} is below world "
+                                f"{a.number}'s {a.gate} (gates climb)")
+        seed, pool, daily = 0, 0, ()
+        if "dailies" in doc:
+            d = self.table("dailies", "", doc["dailies"], _DAILIES)
+            seed = self.integer("dailies", "seed", d["seed"])
+            pool = self.integer("dailies", "pool", d["pool"], 1, 100_000)
+            daily = self.buckets("dailies", d["buckets"], "d")
+            if sum(b.levels for b in daily) != pool:
+                raise self.fail("dailies", "pool", f"{pool}, but the buckets hold "
+                                f"{sum(b.levels for b in daily)} levels")
+        return Campaign(source=self.source, worlds=worlds,
+                        first_peak=self.integer("curve", "first_peak", curve["first_peak"], 0, 999),
+                        final_peak=self.integer("curve", "final_peak", curve["final_peak"], 0, 999),
+                        daily_seed=seed, daily_pool=pool, daily_buckets=daily)
 
 
-def world(number: int) -> World:
-    for w in WORLDS:
-        if w.number == number:
-            return w
-    raise KeyError(number)
+def _kind(value: Any) -> str:
+    """A value for a message: short, one line."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:30] + "..."
 
 
-def daily_index(day: _dt.date) -> int:
-    """Index into the daily pool for a calendar date: days since 1970-01-01, mod 174.
+def load(path: str | os.PathLike | None = None) -> Campaign:
+    """Read and check a campaign file (default: the committed `campaign.toml`).
+    CampaignError (or the packfile's PackError for an unreadable file) names the file,
+    the world and the field."""
+    path = Path(CAMPAIGN_FILE if path is None else path)
+    text = read_text(path)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CampaignError(f"{path}: not valid TOML ({e})") from None
+    return _Reader(str(path)).campaign(doc)
 
-    The site computes the same in the browser from the player's local date, so the
-    static page stays current (see docs/INTERFACES.md)."""
-    return (day - DAILY_EPOCH).days % DAILY_POOL
 
-
-def daily_id(day: _dt.date) -> str:
-    return f"d-{daily_index(day) + 1:03d}"
+CAMPAIGN = load()
+WORLDS = CAMPAIGN.worlds
+GATES = CAMPAIGN.gates
+TUTORIALS = CAMPAIGN.tutorials
+DAILY_SEED = CAMPAIGN.daily_seed
+DAILY_POOL = CAMPAIGN.daily_pool
+DAILY_BUCKETS = CAMPAIGN.daily_buckets
+world = CAMPAIGN.world
+scaled_daily_buckets = CAMPAIGN.scaled_daily_buckets
+daily_index = CAMPAIGN.daily_index
+daily_id = CAMPAIGN.daily_id

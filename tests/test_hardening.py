@@ -305,7 +305,7 @@ def _fixture_packs(tmp_path: Path) -> Path:
 def _passing_verify(monkeypatch):
     class Passing:
         ok, lines, packs, gates = True, [], [], {}
-    monkeypatch.setattr(publish, "_verify", lambda paths: Passing())
+    monkeypatch.setattr(publish, "_verify", lambda paths, campaign: Passing())
 
 
 def _kill_at(step_no: int, fn, exchange: bool = True) -> int:

@@ -284,14 +284,21 @@ def test_curve_problems():
 
 
 def test_campaign_problems():
+    def problems(pars):
+        return campaign_problems(pars, first_peak=20, final_world=5, final_peak=40)
     good = {1: [5, 20], 2: [6, 25], 3: [8, 30], 4: [9, 35], 5: [10, 44]}
-    assert campaign_problems(good) == []
-    assert any("world 1's hardest" in p for p in campaign_problems({**good, 1: [5, 19]}))
-    flat = campaign_problems({**good, 3: [8, 25]})
+    assert problems(good) == []
+    assert any("world 1's hardest" in p for p in problems({**good, 1: [5, 19]}))
+    flat = problems({**good, 3: [8, 25]})
     assert any("world 3's hardest" in p and "world 2's" in p for p in flat)
-    assert any("at least 40" in p for p in campaign_problems({**good, 5: [10, 39]}))
+    assert any("at least 40" in p for p in problems({**good, 5: [10, 39]}))
     # a subset of worlds is judged on what it holds
-    assert campaign_problems({2: [6, 25], 3: [8, 30]}) == []
+    assert problems({2: [6, 25], 3: [8, 30]}) == []
+    # the campaign's last world holds the hardest, whichever number it has
+    two = {1: [3, 5], 2: [4, 7]}
+    assert campaign_problems(two, first_peak=5, final_world=2, final_peak=7) == []
+    assert any("world 2 does not hold" in p for p in campaign_problems(
+        {1: [3, 9], 2: [4, 7]}, first_peak=5, final_world=2, final_peak=7))
 
 
 def test_screen_returns_the_first_failing_reason_in_the_judges_order():

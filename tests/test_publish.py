@@ -188,7 +188,7 @@ def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
 def test_verification_is_called_on_every_pack_before_building(tmp_path, monkeypatch):
     seen = []
 
-    def fake(paths):
+    def fake(paths, campaign):
         seen.append([p.name for p in paths])
         assert not (tmp_path / "site").exists()          # nothing built yet
         return _passing()
@@ -228,7 +228,7 @@ def test_failing_pack_leaves_site_exactly_as_it_was(tmp_path, capsys):
 
 
 def test_publish_writes_site_and_summary(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(publish, "_verify", lambda paths: _passing())
+    monkeypatch.setattr(publish, "_verify", lambda paths, campaign: _passing())
     out = _sentinel_site(tmp_path)
     assert publish.main(["--packs", str(FIXTURES), "--out", str(out)]) == 0
     assert "Lumina" in (out / "index.html").read_text()
@@ -375,7 +375,7 @@ def test_gate_table_has_no_raw_dicts_with_a_real_gate_report(tmp_path):
 
 
 def test_strategy_table_refuses_a_row_without_its_fields(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(publish, "_verify", lambda paths: _passing())
+    monkeypatch.setattr(publish, "_verify", lambda paths, campaign: _passing())
     packs = _copy_packs(tmp_path)
     doc = json.loads((packs / "strategies.json").read_text())
     del doc["rows"][1]["filtered"]["near_duplicate"]

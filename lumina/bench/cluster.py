@@ -59,7 +59,7 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
     """`--dailies --pool N` three times in one run: on the local process pool of
     `workers` processes, then on a local Dask cluster of as many single-thread worker
     processes (the same cores) with Dask's defaults, then (unless `tuned` is False)
-    with TUNED_WORKERS. A pool is judged against the five worlds, so each run's
+    with TUNED_WORKERS. A pool is judged against the worlds, so each run's
     folder gets a copy of the world packs in `packs` first. Prints
     wall and CPU seconds of each (CPU: this process plus its pool children, or plus
     the cluster's worker processes), the ratios to the local pool and whether the
@@ -70,7 +70,7 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
     worlds = [packs / f"{w.pack}.json" for w in WORLDS]
     for p in worlds:
         if not p.is_file():
-            raise UsageError(f"{p}: missing; a daily pool is judged against the five worlds "
+            raise UsageError(f"{p}: missing; a daily pool is judged against the worlds "
                              "(run from the project folder, or give --packs)")
 
     def folder(path: Path) -> Path:

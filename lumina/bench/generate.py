@@ -17,6 +17,7 @@ from pathlib import Path
 
 from lumina.cli import int_in
 from lumina.gen.packs import all_plans, generate_packs, jobs_of
+from lumina.worlds import WORLDS
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
@@ -48,8 +49,8 @@ def bench_generate(workers: int) -> int:
             print(f"bench: {name} settled and written in {sec:.1f} s")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"bench: full regeneration (5 worlds + dailies, {workers} workers): {total:.1f} s "
-          f"wall, {cpu:.1f} CPU s")
+    print(f"bench: full regeneration ({len(WORLDS)} worlds + dailies, {workers} workers): "
+          f"{total:.1f} s wall, {cpu:.1f} CPU s")
     print(f"bench: load average after {os.getloadavg()[0]:.2f}")
     print(f"bench: peak RSS {max(rss, kids):.0f} MB (this process {rss:.0f} MB, "
           f"largest worker {kids:.0f} MB)")

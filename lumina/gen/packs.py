@@ -27,7 +27,7 @@ from lumina.gen.buckets import (REJECTION_REASONS, BucketResult, SlotResult, ass
                                 generate_bucket, generate_slot, proven, settle, signature)
 from lumina.model import Level
 from lumina.packfile import PackError, read_pack, write_pack_and_report
-from lumina.worlds import DAILY_POOL, DAILY_SEED, WORLDS, Bucket, scaled_daily_buckets, world
+from lumina.worlds import CAMPAIGN, Bucket, Campaign
 
 GENERATOR_VERSION = "lumina-gen/3"
 
@@ -131,7 +131,7 @@ def earlier_packs(out: Path, names: Sequence[str]) -> list[Level]:
         path = out / f"{name}.json"
         if not path.exists():
             raise UsageError(f"{path}: missing; packs are judged against the earlier ones "
-                             "(generate worlds 1-5 in order, then the dailies)")
+                             "(generate the worlds in order, then the dailies)")
         try:
             levels.extend(read_pack(path).levels)
         except PackError as e:
@@ -156,19 +156,25 @@ class PackPlan:
     seed: int
     prior: tuple[str, ...]              # earlier packs (read from --out when it is settled)
     world: int | None = None            # None: a daily pool
-    pool: int = DAILY_POOL
+    pool: int = 0                       # a daily pool's size
+    campaign: Campaign = CAMPAIGN
 
 
-def world_plan(number: int, seed: int | None = None) -> PackPlan:
-    w = world(number)
+def world_plan(number: int, seed: int | None = None, campaign: Campaign = CAMPAIGN) -> PackPlan:
+    w = campaign.world(number)
     return PackPlan(name=w.pack, buckets=w.buckets, seed=w.seed if seed is None else seed,
-                    prior=tuple(f"world-{n}" for n in range(1, number)), world=number)
+                    prior=tuple(f"world-{n}" for n in range(1, number)), world=number,
+                    campaign=campaign)
 
 
-def dailies_plan(seed: int | None = None, pool: int = DAILY_POOL) -> PackPlan:
-    return PackPlan(name=dailies_pack_name(pool), buckets=scaled_daily_buckets(pool),
-                    seed=DAILY_SEED if seed is None else seed,
-                    prior=tuple(w.pack for w in WORLDS), pool=pool)
+def dailies_plan(seed: int | None = None, pool: int | None = None,
+                 campaign: Campaign = CAMPAIGN) -> PackPlan:
+    """The daily pool of `pool` levels (default: the campaign's)."""
+    pool = campaign.daily_pool if pool is None else pool
+    return PackPlan(name=dailies_pack_name(pool, campaign),
+                    buckets=campaign.scaled_daily_buckets(pool),
+                    seed=campaign.daily_seed if seed is None else seed,
+                    prior=tuple(w.pack for w in campaign.worlds), pool=pool, campaign=campaign)
 
 
 def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
@@ -224,7 +230,7 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level]
     """Settle against `prior` (the earlier packs' levels), report, order and write one
     pack (nothing written when it fails)."""
     if plan.world is not None:
-        w = world(plan.world)
+        w = plan.campaign.world(plan.world)
         results = settle(plan.buckets, results, plan.seed, prior + [w.tutorial])
         print_report(f"World {w.number} ({w.name}) seed {plan.seed}", results)
         failures = [r.failed for r in results if r.failed]
@@ -237,7 +243,8 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level]
     else:
         results = settle(plan.buckets, results, plan.seed, prior)
         print_report(f"Daily pool seed {plan.seed}"
-                     + ("" if plan.pool == DAILY_POOL else f" ({plan.pool} levels)"), results)
+                     + ("" if plan.pool == plan.campaign.daily_pool else f" ({plan.pool} levels)"),
+                     results)
         failures = [r.failed for r in results if r.failed]
         levels = [lv.replace(id=f"d-{i:03d}")
                   for i, lv in enumerate(interleave_dailies(results), 1)]
@@ -264,13 +271,15 @@ def interleave_dailies(results: Sequence[BucketResult]) -> list[Level]:
     return out
 
 
-def dailies_pack_name(pool: int) -> str:
-    """`dailies` for the site's pool of 174; `dailies-pool-N` for any other size, so a
+def dailies_pack_name(pool: int, campaign: Campaign = CAMPAIGN) -> str:
+    """`dailies` for the campaign's own pool; `dailies-pool-N` for any other size, so a
     bigger or smaller pool never replaces the committed one (verify and publish read
     only `dailies.json`)."""
-    return "dailies" if pool == DAILY_POOL else f"dailies-pool-{pool}"
+    return "dailies" if pool == campaign.daily_pool else f"dailies-pool-{pool}"
 
 
-def all_plans() -> list[PackPlan]:
-    """The whole product: worlds 1-5, then the daily pool (judged against them all)."""
-    return [world_plan(w.number) for w in WORLDS] + [dailies_plan()]
+def all_plans(campaign: Campaign = CAMPAIGN) -> list[PackPlan]:
+    """The whole product: every world, then the daily pool (judged against them all),
+    when the campaign has one."""
+    return ([world_plan(w.number, campaign=campaign) for w in campaign.worlds]
+            + ([dailies_plan(campaign=campaign)] if campaign.daily_pool else []))

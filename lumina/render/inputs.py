@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lumina import worlds as campaign
 from lumina.model import Level
 from lumina.packfile import read_pack
 from lumina.verify import VerifyReport
+from lumina.worlds import CAMPAIGN, Campaign
 
 from .writer import SiteError
 
@@ -32,12 +32,9 @@ class World:
     pack: str
     name: str
     mechanic: str
+    gate: int                   # the campaign's: stars that open it
     levels: tuple[Level, ...]
     generator: str = ""            # the pack's generator version (the play log records it)
-
-    @property
-    def gate(self) -> int:
-        return campaign.GATES[self.number]
 
     @property
     def mechanic_name(self) -> str:
@@ -51,6 +48,7 @@ class SiteInput:
     reports: tuple[dict[str, Any], ...]
     strategies: dict[str, Any] | None
     verify: VerifyReport
+    campaign: Campaign
     daily_generator: str = ""      # the daily pool's generator version
 
 
@@ -109,9 +107,11 @@ def _check_strategies(path: Path, doc: Any) -> dict[str, Any]:
     return doc
 
 
-def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
-    """Read everything the site shows from `packs_dir`. Raises SiteError (or the
-    packfile's PackError) naming the file and field on bad input."""
+def gather(packs_dir: Path, verify: VerifyReport | None = None,
+           campaign: Campaign = CAMPAIGN) -> SiteInput:
+    """Read everything the site shows from `packs_dir`, for `campaign` (its gates and
+    daily pool). Raises SiteError (or the packfile's PackError) naming the file and
+    field on bad input."""
     packs_dir = Path(packs_dir)
     if not packs_dir.is_dir():
         raise SiteError(f"{packs_dir}: not a folder of packs")
@@ -122,16 +122,16 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
         pack = read_pack(path)
         if path.name == "dailies.json":
             _check_levels(path, pack.levels, lambda i: f"d-{i + 1:03d}")
-            if len(pack.levels) != campaign.DAILY_POOL:
-                raise SiteError(f"{path}: levels: the daily pool is {campaign.DAILY_POOL} levels, "
+            if len(pack.levels) != campaign.daily_pool:
+                raise SiteError(f"{path}: levels: the daily pool is {campaign.daily_pool} levels, "
                                 f"found {len(pack.levels)}")
             dailies = pack.levels
             daily_generator = str(pack.meta.get("generator", ""))
             continue
         meta = pack.meta
         num = meta.get("world")
-        if not isinstance(num, int) or num not in campaign.GATES:
-            raise SiteError(f"{path}: world: must be 1..{max(campaign.GATES)}, got {num!r}")
+        if not isinstance(num, int) or num not in campaign.gates:
+            raise SiteError(f"{path}: world: must be 1..{len(campaign.worlds)}, got {num!r}")
         for f in ("name", "mechanic"):
             if not isinstance(meta.get(f), str):
                 raise SiteError(f"{path}: {f}: missing or not a string")
@@ -139,8 +139,8 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
             raise SiteError(f"{path}: levels: a world needs at least one level")
         _check_levels(path, pack.levels, lambda i, n=num: f"w{n}-{i + 1:02d}")
         worlds.append(World(number=num, pack=str(meta.get("pack", path.stem)), name=meta["name"],
-                            mechanic=meta["mechanic"], levels=pack.levels,
-                            generator=str(meta.get("generator", ""))))
+                            mechanic=meta["mechanic"], gate=campaign.gates[num],
+                            levels=pack.levels, generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
     if not worlds:
         raise SiteError(f"{packs_dir}: no world-*.json packs")
@@ -152,4 +152,4 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None) -> SiteInput:
     strategies = _check_strategies(strat_path, load_json(strat_path)) if strat_path.exists() else None
     return SiteInput(worlds=tuple(worlds), dailies=dailies, reports=reports, strategies=strategies,
                      verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}),
-                     daily_generator=daily_generator)
+                     campaign=campaign, daily_generator=daily_generator)

@@ -63,7 +63,7 @@ class Site:
     out: Writer
 
     def __post_init__(self) -> None:
-        self.site = sitedata.site_data()
+        self.site = sitedata.site_data(self.data.campaign)
         self.meta = {"worlds": [{"n": w.number, "name": w.name, "levels": len(w.levels)}
                                 for w in self.data.worlds]}
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import jinja2
 
 from lumina.verify import VerifyReport
+from lumina.worlds import CAMPAIGN, Campaign
 
 from . import assets, offline, pages
 from .inputs import SiteInput, gather, pack_paths
@@ -64,10 +65,10 @@ def render(data: SiteInput, templates: Path = TEMPLATES) -> Writer:
 
 
 def build(packs_dir: Path | str, out_dir: Path | str, *, verify: VerifyReport | None = None,
-          templates: Path = TEMPLATES) -> Writer:
+          templates: Path = TEMPLATES, campaign: Campaign = CAMPAIGN) -> Writer:
     """Gather, render and write the site. Nothing in `out_dir` changes unless every
     output rendered. Returns the writer (its `files` are what was written)."""
-    writer = render(gather(Path(packs_dir), verify), Path(templates))
+    writer = render(gather(Path(packs_dir), verify, campaign), Path(templates))
     writer.commit(Path(out_dir))
     return writer
 

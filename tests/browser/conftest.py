@@ -17,12 +17,14 @@ blocked registration is a path the pages must take quietly too (`offline.js`).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
 import os
 import threading
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -89,17 +91,25 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def base_url(site_root) -> str:
-    """http://127.0.0.1:<port>/sub/lumina/ serving the built site."""
-    serve_root = site_root.parents[len(Path(SUBPATH).parts) - 1]
-    handler = functools.partial(_Quiet, directory=str(serve_root))
+@contextlib.contextmanager
+def serving(directory: Path) -> Iterator[str]:
+    """`directory` served by an http.server thread on 127.0.0.1 at a free port: its URL."""
+    handler = functools.partial(_Quiet, directory=str(directory))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     t = threading.Thread(target=httpd.serve_forever, daemon=True)
     t.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/{SUBPATH}/"
-    httpd.shutdown()
-    httpd.server_close()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_root) -> str:
+    """http://127.0.0.1:<port>/sub/lumina/ serving the built site."""
+    with serving(site_root.parents[len(Path(SUBPATH).parts) - 1]) as url:
+        yield f"{url}{SUBPATH}/"
 
 
 @pytest.fixture(scope="session")
