@@ -18,8 +18,8 @@ from typing import Callable, NoReturn, Sequence
 
 from lumina.model import LevelError, escape_text
 from lumina.packfile import PackError
+from lumina.errors import LuminaError
 from lumina.safeio import OutputError
-from lumina.worlds import CampaignError
 
 MAX_LINE = 299
 _LONG_WORD = re.compile(r"\S{81,}")
@@ -30,7 +30,7 @@ class UsageError(ValueError):
 
 
 INPUT_ERRORS: tuple[type[BaseException], ...] = (LevelError, PackError, UsageError, OutputError,
-                                                 CampaignError)
+                                                 LuminaError)
 
 
 def one_line(text: str, limit: int = MAX_LINE) -> str:

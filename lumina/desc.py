@@ -10,7 +10,9 @@ Desc grammar (URL-safe, shared with `templates/static/engine.js`):
     walls    "xy" digit pairs;  mirrors "xy" + f ("/") or b ("\\")
     -b...    present only on beam levels (win = beam)
 
-Example: ``6x5-R2-K0221I2113-w30-m41f-bE0``.
+Example: ``6x5-R2-K0221I2113-w30-m41f-bE0``. `Level.desc()` (lumina.model) writes it,
+with the letters of `model.KIND_LETTERS`, `SIDE_LETTERS` and `TILT_LETTERS`;
+`from_desc` reads it.
 
 Insight: a 36-character Rush Hour board is the grid read row by row:
 
@@ -23,33 +25,16 @@ from __future__ import annotations
 
 import re
 
-from lumina.model import Beam, Block, Exit, Level, LevelError, Mirror, short
+from lumina.model import (KIND_LETTERS, SIDE_LETTERS, TILT_LETTERS, Beam, Block, Exit, Level,
+                          LevelError, Mirror, short)
 
-_KIND_LETTER = {"key": "K", "crystal": "C", "sand": "S", "ice": "I", "rime": "R"}
-_LETTER_KIND = {v: k for k, v in _KIND_LETTER.items()}
-_SIDE_LETTER = {"left": "L", "right": "R", "top": "T", "bottom": "B"}
-_LETTER_SIDE = {v: k for k, v in _SIDE_LETTER.items()}
-_TILT_LETTER = {"/": "f", "\\": "b"}
-_LETTER_TILT = {v: k for k, v in _TILT_LETTER.items()}
+_LETTER_KIND = {v: k for k, v in KIND_LETTERS.items()}
+_LETTER_SIDE = {v: k for k, v in SIDE_LETTERS.items()}
+_LETTER_TILT = {v: k for k, v in TILT_LETTERS.items()}
 
 _DESC = re.compile(
     r"^(?P<w>\d)x(?P<h>\d)-(?P<side>[LRTB])(?P<index>\d)-(?P<blocks>(?:[KCSIR]\d{4})+)"
     r"(?:-w(?P<walls>(?:\d\d)+))?(?:-m(?P<mirrors>(?:\d\d[fb])+))?(?:-b(?P<dir>[NESW])(?P<off>\d))?$", re.ASCII)   # ASCII digits only, like engine.js
-
-
-def to_desc(level: Level) -> str:
-    """The desc of a level's puzzle (id and metadata are not part of it)."""
-    parts = [f"{level.width}x{level.height}",
-             f"{_SIDE_LETTER[level.exit.side]}{level.exit.index}",
-             "".join(f"{_KIND_LETTER[b.kind]}{b.x}{b.y}{b.w}{b.h}" for b in level.blocks)]
-    if level.walls:
-        parts.append("w" + "".join(f"{x}{y}" for x, y in level.walls))
-    if level.mirrors:
-        parts.append("m" + "".join(f"{m.x}{m.y}{_TILT_LETTER[m.tilt]}" for m in level.mirrors))
-    if level.win == "beam":
-        assert level.beam is not None
-        parts.append(f"b{level.beam.dir}{level.beam.offset}")
-    return "-".join(parts)
 
 
 def from_desc(text: str, *, id: str = "custom") -> Level:

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from tqdm import tqdm
 
-from lumina.cli import UsageError
+from lumina.errors import LuminaError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -44,7 +44,7 @@ WORKER_WAIT = 120           # seconds to wait for the first (or --workers) worke
 _PKG = Path(__file__).resolve().parent
 
 
-class ClusterError(UsageError):
+class ClusterError(LuminaError):
     """The cluster cannot run the job: unreachable, no workers, different code, or a
     task that keeps killing its workers. Nothing is written."""
 

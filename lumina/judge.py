@@ -47,6 +47,11 @@ MECHANICS = ("crystal", *TWIST_KINDS, "beam")
 LEVEL_REASONS = ("unbound", "plans", "dead_blocks")     # judge_level's, cheapest first
 REASONS = ("unsolvable", "exhausted", "already_solved", "under_band", "over_band", "band_full",
            "duplicate", "near_duplicate", *LEVEL_REASONS)
+# What a re-solved candidate turned out to be (band_reason's classes, or in band), and
+# the verdicts an in-band candidate then meets, in screen's order: the strategy table's
+# columns (lumina.strategies writes them, the site's "How levels are made" page shows them).
+CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
+FILTERS = tuple(r for r in REASONS if r not in CLASSES and r != "band_full")
 
 # Curve rules (RULES.md "The curve climbs"; numbers from issue 9). The campaign's own
 # peaks (the first world's and the last world's) are the campaign file's `[curve]`.

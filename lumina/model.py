@@ -29,6 +29,10 @@ FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the
 SIDES = ("left", "right", "top", "bottom")
 DIRS = ("N", "E", "S", "W")
 TILTS = ("/", "\\")
+# The letters of the desc text form (grammar in lumina/desc.py, twin in static/desc.js).
+KIND_LETTERS = {"key": "K", "crystal": "C", "sand": "S", "ice": "I", "rime": "R"}
+SIDE_LETTERS = {"left": "L", "right": "R", "top": "T", "bottom": "B"}
+TILT_LETTERS = {"/": "f", "\\": "b"}
 WINS = ("exit", "beam")
 MIN_GRID, MAX_GRID = 4, 8
 MAX_MOVABLE = 16
@@ -274,20 +278,20 @@ class Level:
         """Parse and validate one level object; raises `LevelError` naming the field."""
         return _parse(data)
 
-    # -- other forms (lumina.desc holds the formats) ----------------------------
-    @classmethod
-    def from_rush_hour(cls, board: str, *, id: str = "rush") -> "Level":
-        from lumina.desc import from_rush_hour
-        return from_rush_hour(board, id=id)
-
-    @classmethod
-    def from_desc(cls, text: str, *, id: str = "custom") -> "Level":
-        from lumina.desc import from_desc
-        return from_desc(text, id=id)
-
+    # -- the desc text form (read by lumina.desc.from_desc) ----------------------
     def desc(self) -> str:
-        from lumina.desc import to_desc
-        return to_desc(self)
+        """The desc of the level's puzzle (id and metadata are not part of it):
+        `6x5-R2-K0221I2113-w30-m41f-bE0`, the grammar in lumina/desc.py."""
+        parts = [f"{self.width}x{self.height}", f"{SIDE_LETTERS[self.exit.side]}{self.exit.index}",
+                 "".join(f"{KIND_LETTERS[b.kind]}{b.x}{b.y}{b.w}{b.h}" for b in self.blocks)]
+        if self.walls:
+            parts.append("w" + "".join(f"{x}{y}" for x, y in self.walls))
+        if self.mirrors:
+            parts.append("m" + "".join(f"{m.x}{m.y}{TILT_LETTERS[m.tilt]}" for m in self.mirrors))
+        if self.win == "beam":
+            assert self.beam is not None
+            parts.append(f"b{self.beam.dir}{self.beam.offset}")
+        return "-".join(parts)
 
 
 # ---------------------------------------------------------------------------

@@ -57,12 +57,9 @@ from lumina.engine import (Board, Outcome, backward_sweep, crystal, exact_sweep,
                            solve)
 from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
 from lumina.gen.layouts import solved_layout
+from lumina.judge import CLASSES, FILTERS
 from lumina.model import Block, Level
 from lumina.worlds import Bucket
-
-CLASSES = ("already_solved", "under_band", "in_band", "over_band", "unsolvable", "exhausted")
-# The judge's verdicts on in-band candidates, in its screen's order.
-FILTERS = tuple(r for r in judge.REASONS if r not in CLASSES and r != "band_full")
 
 
 class Candidate(NamedTuple):

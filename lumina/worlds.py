@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lumina.desc import from_grid
+from lumina.errors import LuminaError
 from lumina.judge import MECHANICS
 from lumina.model import (DIRS, MAX_GRID, MAX_MOVABLE, MIN_GRID, SIDES, TWIST_KINDS, Beam, Exit,
                           Level, LevelError, check_text)
@@ -42,7 +43,7 @@ CAMPAIGN_FILE = Path(__file__).with_name("campaign.toml")
 DAILY_EPOCH = _dt.date(1970, 1, 1)      # the date rule: pool[(day - epoch) mod pool]
 
 
-class CampaignError(ValueError):
+class CampaignError(LuminaError, ValueError):
     """A campaign file cannot be used: one line naming the file, the world and the field."""
 
 

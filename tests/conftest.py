@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 TESTS = Path(__file__).resolve().parent
@@ -29,3 +30,12 @@ settings.register_profile(
     "ci", parent=settings.get_profile("default"), derandomize=True, print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+
+def pytest_sessionstart(session):
+    """A checkout whose engine is not compiled fails the run at once, with the fix, instead
+    of every engine test failing (slowly, under hypothesis) or skipping."""
+    from lumina.engine import BUILT
+    from lumina.engine.unbuilt import FIX
+    if not BUILT:
+        pytest.exit(FIX, returncode=pytest.ExitCode.USAGE_ERROR)

@@ -25,6 +25,7 @@ import strategies_hypothesis as S
 
 import lumina.engine as E  # noqa: E402  (an unbuilt engine fails here, never skips)
 from lumina.engine import Outcome, exact_sweep, level_at, measure, solve  # noqa: E402
+from lumina.desc import from_rush_hour  # noqa: E402
 from lumina.model import Level  # noqa: E402
 
 MAX_COMPONENT = 400      # reference-checked components stay this small
@@ -368,7 +369,7 @@ def test_rush_sample_measures():
     """Every published board: optimal == MM, component == CLUSTER, plans exact under 10**6."""
     wrong = []
     for n, (mm, board, cluster) in enumerate(R.rush_sample_lines()):
-        m = measure(Level.from_rush_hour(board, id=f"rush-{n:03d}"), plan_cap=10**6)
+        m = measure(from_rush_hour(board, id=f"rush-{n:03d}"), plan_cap=10**6)
         if (m.outcome is not Outcome.SOLVED or m.optimal != mm or m.component_states != cluster
                 or m.plans_capped or m.plans < 1 or m.plans > m.solutions):
             wrong.append((board, mm, cluster, m))

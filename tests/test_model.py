@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import reference as R
 import strategies_hypothesis as S
+from lumina.desc import from_desc, from_rush_hour
 from lumina.model import Analysis, Block, Exit, Level
 
 PUZZLE_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirrors", "blocks")
@@ -138,14 +139,14 @@ def test_replace_keeps_every_field():
 def test_desc_round_trip(d):
     level = Level.from_json(d)
     text = level.desc()
-    back = Level.from_desc(text, id=d["id"])
+    back = from_desc(text, id=d["id"])
     assert back.to_json() == {k: v for k, v in d.items() if k in PUZZLE_FIELDS}
     assert back.desc() == text
 
 
 def test_desc_example_from_the_docs():
     text = "6x5-R2-K0221I2113-w30"
-    level = Level.from_desc(text)
+    level = from_desc(text)
     assert level.width == 6 and level.height == 5 and level.exit == Exit(side="right", index=2)
     assert level.blocks[1] == Block(kind="ice", x=2, y=1, w=1, h=3)
     assert level.walls == ((3, 0),)
@@ -154,7 +155,7 @@ def test_desc_example_from_the_docs():
 
 def test_from_rush_hour_on_a_sample_line():
     board = "ooBoooooBoooAABooooooooooooooooooooo"      # "02 ... 14" in rush-sample.txt
-    level = Level.from_rush_hour(board, id="rush-2")
+    level = from_rush_hour(board, id="rush-2")
     assert level.id == "rush-2"
     assert (level.width, level.height, level.exit) == (6, 6, Exit(side="right", index=2))
     assert level.key == Block(kind="key", x=0, y=2, w=2, h=1)
@@ -167,5 +168,5 @@ def test_from_rush_hour_on_a_sample_line():
 
 def test_from_rush_hour_with_walls():
     mm, board, cluster = next(l for l in R.rush_sample_lines() if "x" in l[1])
-    level = Level.from_rush_hour(board)
+    level = from_rush_hour(board)
     assert sorted(level.walls) == sorted((i % 6, i // 6) for i, c in enumerate(board) if c == "x")

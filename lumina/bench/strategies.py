@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
+from lumina.judge import CLASSES, FILTERS
 from lumina.packfile import write_json
-from lumina.strategies import BUCKETS, CLASSES, FILTERS, PER_LAYOUT, Row, bucket_label, run_all
+from lumina.strategies import BUCKETS, PER_LAYOUT, Row, bucket_label, run_all
 from lumina.worlds import Bucket
 
 COMMAND = "python -m lumina.bench strategies"

@@ -1,8 +1,9 @@
 """Lumina's compiled engine: uint64 state keys, legal moves, the win test, BFS.
 
-The kernels are Cython (`board`, `solve`, `sweep`); this module gives them
-Python-shaped, checked entry points. There is no pure-Python fallback: if the
-extensions are not built, importing this package fails (run `pip install -e .`).
+The kernels are Cython (`board`, `solve`, `sweep`, `graph`); this module gives them
+Python-shaped, checked entry points. There is no pure-Python fallback: on a checkout
+whose extensions are not built, this package still imports (so packs can be read), and
+the first call that solves raises `EngineMissing` naming the fix (`unbuilt.py`).
 """
 from __future__ import annotations
 
@@ -11,11 +12,19 @@ import random
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from lumina.engine.board import Board
-from lumina.engine import solve as _solve
-from lumina.engine import graph as _graph
-from lumina.engine.sweep import backward_sweep, goal_sweep
+from lumina.engine.unbuilt import EngineMissing
 from lumina.model import TWIST_KINDS, Block
+
+try:                            # the compiled kernels (python setup.py build_ext --inplace)
+    from lumina.engine.board import Board
+    from lumina.engine import solve as _solve
+    from lumina.engine import graph as _graph
+    from lumina.engine.sweep import backward_sweep, goal_sweep
+    BUILT = True
+except ImportError:             # not built: reading works, solving raises EngineMissing
+    from lumina.engine.unbuilt import Board, Kernels, backward_sweep, goal_sweep
+    _solve = _graph = Kernels()
+    BUILT = False
 
 DEFAULT_STATE_CAP = 500_000
 DEFAULT_SOLUTION_CAP = 1_000_000
@@ -23,8 +32,9 @@ DEFAULT_SOLUTION_CAP = 1_000_000
 DEFAULT_MEASURE_CAP = 2_000_000
 DEFAULT_PLAN_CAP = 1_000_000
 
-__all__ = ["Board", "Outcome", "Solution", "DagInfo", "Measures", "Candidate", "LayoutSweep",
-           "solve", "analyse", "measure", "exact_sweep", "level_at", "component", "distances",
+__all__ = ["Board", "EngineMissing", "Outcome", "Solution", "DagInfo", "Measures", "Candidate",
+           "LayoutSweep", "solve", "analyse", "measure", "exact_sweep", "level_at", "component",
+           "distances",
            "goal_sweep", "backward_sweep", "keep_freed_memory", "DEFAULT_STATE_CAP"]
 
 KEEP_FREED = 1 << 30            # bytes glibc may keep after free (M_TRIM_THRESHOLD)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina import judge
-from lumina.cli import UsageError
 from lumina.engine import keep_freed_memory
+from lumina.errors import LuminaError
 from lumina.executor import run_ordered
 from lumina.gen.buckets import (REJECTION_REASONS, BucketResult, SlotResult, assemble_bucket,
                                 generate_bucket, generate_slot, proven, settle, signature)
@@ -30,6 +30,12 @@ from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.worlds import CAMPAIGN, Bucket, Campaign
 
 GENERATOR_VERSION = "lumina-gen/3"
+
+
+class GenerateError(LuminaError):
+    """A generation run cannot start: an earlier pack it is judged against is missing or
+    unreadable. Nothing is written."""
+
 
 # Jobs: the executor's unit. A shallow bucket is one job; a deep bucket is one job
 # per target (slot), so its searches run side by side and no bucket is a long serial
@@ -130,12 +136,12 @@ def earlier_packs(out: Path, names: Sequence[str]) -> list[Level]:
     for name in names:
         path = out / f"{name}.json"
         if not path.exists():
-            raise UsageError(f"{path}: missing; packs are judged against the earlier ones "
-                             "(generate the worlds in order, then the dailies)")
+            raise GenerateError(f"{path}: missing; packs are judged against the earlier ones "
+                                "(generate the worlds in order, then the dailies)")
         try:
             levels.extend(read_pack(path).levels)
         except PackError as e:
-            raise UsageError(str(e)) from None
+            raise GenerateError(str(e)) from None
     return levels
 
 

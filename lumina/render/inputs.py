@@ -3,7 +3,8 @@
 Levels are the `Level` objects `lumina.packfile.read_pack` returns (validated and
 canonical); the renderer reads their fields directly and never round-trips them
 through dicts. Reports and the strategy table are read with their fixed schemas
-(`lumina.generate`'s reports, `lumina.strategies`' rows); a missing field is a
+(the generator's reports, the strategy table's rows, columns `judge.CLASSES` and
+`judge.FILTERS`); a missing field is a
 `SiteError` naming the file and field, never a silently empty cell.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level
 from lumina.packfile import read_pack
 from lumina.verify import VerifyReport
@@ -94,7 +96,6 @@ def _check_report(path: Path, rep: Any) -> dict[str, Any]:
 
 
 def _check_strategies(path: Path, doc: Any) -> dict[str, Any]:
-    from lumina.strategies import CLASSES, FILTERS
     if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
         raise SiteError(f"{path}: rows: the strategy table is an object with a list of rows")
     for i, r in enumerate(doc["rows"]):

@@ -25,8 +25,8 @@ import jinja2
 from markupsafe import Markup
 
 from lumina import sitedata
+from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level
-from lumina.strategies import CLASSES, FILTERS
 
 from . import charts, thumbs
 from .inputs import SiteInput, World, level_num
@@ -192,7 +192,7 @@ def rejection_table(reports: tuple[dict[str, Any], ...]) -> dict[str, Any]:
 
 
 def strategy_table(doc: dict[str, Any] | None) -> dict[str, Any] | None:
-    """`lumina.strategies` rows: the candidate classes, the filters, the survivors."""
+    """The strategy table's rows: the candidate classes, the filters, the survivors."""
     if doc is None:
         return None
     cols = ("strategy", "bucket", "candidates", *CLASSES, *(f"filtered: {f}" for f in FILTERS),
