@@ -7,13 +7,16 @@ from lumina.bench import BENCHMARKS
 from lumina.cli import ArgumentParser, run
 
 COMMANDS = (
-    ("publish", "[--packs packs] [--out site]", "verify the packs, then build the static site"),
-    ("verify", "[PACKS or FOLDERS...]", "re-solve every level from disk; exit 1 if any fails"),
-    ("generate", "[--world N] [--dailies] [--seed S] [--workers N] [--out DIR]",
-     "regenerate the packs (deterministic per seed)"),
-    ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE", "solve a level, desc or Rush Hour board"),
+    ("publish", "[--packs packs] [--out site] [--campaign FILE]",
+     "verify the packs, then build the static site"),
+    ("verify", "[PACKS or FOLDERS...] [--campaign FILE]",
+     "re-solve every level from disk; exit 1 if any fails"),
+    ("generate", "[--all | --world N | --dailies] [--seed S] [--workers N] [--out DIR] "
+     "[--campaign FILE]", "regenerate the packs (deterministic per seed)"),
+    ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE [--analyse]",
+     "solve or measure a level, desc or Rush Hour board"),
     ("bench", " | ".join(name for name, _ in BENCHMARKS), "benchmarks that print their figures"),
-    ("vectors", "", "emit the engine parity vectors for the JS tests"),
+    ("vectors", "[PACKS...] [--out FILE]", "emit the engine parity vectors for the JS tests"),
     ("playtest", "LOG... [--packs packs] [--out DIR] | simulate --levels PACKS --players N --seed S",
      "replay exported play logs and report what players met; or simulate playtesters"),
 )
