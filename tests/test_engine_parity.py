@@ -56,7 +56,8 @@ def check_state(d: dict, board, key: int) -> R.State:
 
 
 def test_engine_is_compiled():
-    for name in ("lumina.engine.board", "lumina.engine.solve", "lumina.engine.sweep"):
+    for name in ("lumina.engine.board", "lumina.engine.solve", "lumina.engine.sweep",
+                 "lumina.engine.graph"):
         mod = sys.modules.get(name) or __import__(name, fromlist=["_"])
         assert isinstance(mod.__loader__, importlib.machinery.ExtensionFileLoader), name
         assert mod.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), mod.__file__

@@ -19,11 +19,12 @@ try:                            # the compiled kernels (python setup.py build_ex
     from lumina.engine.board import Board
     from lumina.engine import solve as _solve
     from lumina.engine import graph as _graph
+    from lumina.engine import sweep as _sweep
     from lumina.engine.sweep import backward_sweep, goal_sweep
     BUILT = True
 except ImportError:             # not built: reading works, solving raises EngineMissing
     from lumina.engine.unbuilt import Board, Kernels, backward_sweep, goal_sweep
-    _solve = _graph = Kernels()
+    _solve = _graph = _sweep = Kernels()
     BUILT = False
 
 DEFAULT_STATE_CAP = 500_000
@@ -34,8 +35,8 @@ DEFAULT_PLAN_CAP = 1_000_000
 
 __all__ = ["Board", "EngineMissing", "Outcome", "Solution", "DagInfo", "Measures", "Candidate",
            "LayoutSweep", "solve", "analyse", "measure", "exact_sweep", "level_at", "component",
-           "distances",
-           "goal_sweep", "backward_sweep", "keep_freed_memory", "DEFAULT_STATE_CAP"]
+           "distances", "goal_sweep", "backward_sweep", "keep_freed_memory", "workspace_bytes",
+           "DEFAULT_STATE_CAP"]
 
 KEEP_FREED = 1 << 30            # bytes glibc may keep after free (M_TRIM_THRESHOLD)
 MMAP_FROM = 32 << 20            # allocations from here are mmap'd (glibc's maximum)
@@ -59,6 +60,13 @@ def keep_freed_memory() -> bool:
         except (OSError, AttributeError):
             return False
     return _kept
+
+
+def workspace_bytes() -> int:
+    """Bytes the engine keeps allocated between searches: each kernel module reuses one
+    workspace (visited table and search arrays; the graph module two graphs) from
+    search to search, and gives it back after a search that left it above 64 MiB."""
+    return _solve.workspace_bytes() + _sweep.workspace_bytes() + _graph.workspace_bytes()
 
 
 class Outcome(str, enum.Enum):
@@ -234,15 +242,15 @@ def exact_sweep(layout, *, min_depth: int = 1, per_depth: int = 60, seed: int = 
 
 
 def _layout_sweep(r: dict, per_depth: int, seed: int) -> LayoutSweep:
-    pools: dict[int, list[Candidate]] = {}
-    for c in r["cands"] or ():
-        pools.setdefault(c[1], []).append(Candidate(*c))
     harvest = {}
-    for d in sorted(pools):
-        pool = sorted(pools[d])
-        if len(pool) > per_depth:
-            pool = sorted(random.Random(f"{seed}:{d}").sample(pool, per_depth))
-        harvest[d] = pool
+    for d, states, cpars in r["pools"] or ():
+        states, cpars = memoryview(states).cast("Q"), memoryview(cpars).cast("i")
+        picks = range(len(states))
+        if len(picks) > per_depth:
+            # sampling indices draws what sampling the pool itself would (random.sample
+            # picks by position), and the pool is sorted, so sorted picks keep its order
+            picks = sorted(random.Random(f"{seed}:{d}").sample(picks, per_depth))
+        harvest[d] = [Candidate(states[j], d, cpars[j]) for j in picks]
     return LayoutSweep(complete=True, positions=r["positions"], states=r["states"],
                        work=r["work"], goals=r["goals"], starts=r["starts"], solvable=r["solvable"],
                        deepest=r["deepest"], deepest_binding=r["deepest_binding"],

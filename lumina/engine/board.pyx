@@ -16,7 +16,7 @@ each a precomputed mask (bits y*4+2 and (y+1)*4+2):
 from libc.stdint cimport uint64_t
 from lumina.engine.rules cimport (
     Core, MAXB, MAXP, MAXMOVES, K_KEY, K_CRYSTAL, K_SAND, K_ICE, K_RIME,
-    SIDE_LEFT, SIDE_RIGHT, SIDE_TOP, SIDE_BOTTOM,
+    V_EXIT, V_BEAM, V_ANY, SIDE_LEFT, SIDE_RIGHT, SIDE_TOP, SIDE_BOTTOM,
     pos_of, occupancy, flag_set, thaw, do_move, gen_moves, trace_from, key_beam, solved)
 
 _KIND = {"key": K_KEY, "crystal": K_CRYSTAL, "sand": K_SAND, "ice": K_ICE, "rime": K_RIME}
@@ -96,6 +96,10 @@ cdef class Board:
                             m |= (<uint64_t>1) << (ny * W + nx)
             c.keyadj[p] = m & ~c.mask[i][p]
         c.win_beam = 1 if level.win == "beam" else 0
+        if any(b.kind in ("sand", "ice", "rime") for b in blocks):
+            c.variant = V_ANY
+        else:
+            c.variant = V_BEAM if c.win_beam else V_EXIT
         c.exit_side = _SIDE[level.exit.side]
         c.exit_index = level.exit.index
         key = blocks[c.keyi]
@@ -211,3 +215,10 @@ cdef class Board:
     @property
     def nblocks(self):
         return self.c.n
+
+    @property
+    def variant(self):
+        """Which compiled specialisation searches this level: "exit" (crystal blocks,
+        the key to the lantern), "beam" (crystal blocks, the light) or "any" (sand,
+        ice or rime on the board)."""
+        return ("exit", "beam", "any")[self.c.variant]

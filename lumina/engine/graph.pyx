@@ -24,18 +24,23 @@ F of moves that could still bubble (a bitmask over the state's DAG out-edges), s
 count never enumerates sequences.
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t, int16_t, int8_t
-from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memset
 from lumina.engine.rules cimport (
-    Core, MAXB, MAXMOVES, K_SAND, K_ICE, K_RIME, gen_moves, do_move, solved, thaw)
-from lumina.engine.table cimport Table, table_free, table_add, table_get, table_prefetch
-from lumina.engine.search cimport Arrays, arrays_free, arrays_push, search_open
+    Core, MAXB, MAXMOVES, K_SAND, K_ICE, K_RIME, V_EXIT, V_BEAM, V_ANY, Rules, ExitRules,
+    BeamRules, AnyRules, each_move, gen_moves, do_move, solved, thaw)
+from lumina.engine.table cimport (
+    Table, table_free, table_add, table_put, table_get, table_reset, table_scrub, table_start,
+    table_bytes)
+from lumina.engine.search cimport (
+    Arrays, KEEP_BYTES, arrays_free, arrays_push, arrays_bytes, search_open)
 from lumina.engine.board cimport Board
 
 cdef enum:
     G_OK = 0
     G_CAPPED = 1
     G_NOMEM = -1
+    EDGES_MIN = 1 << 16
 
 
 cdef struct Graph:
@@ -48,27 +53,20 @@ cdef struct Graph:
     int64_t ne
     int64_t ealloc
     int64_t offalloc
+    int busy
+
+
+# This module's two graphs (the exact sweep holds two at once), reused by every search
+# with the policy of lumina.engine.search's workspaces.
+cdef Graph _graphs[2]
 
 
 cdef int graph_open(Graph* g) noexcept nogil:
-    g.off = NULL
-    g.to = NULL
-    g.eb = NULL
-    g.ed = NULL
-    g.ne = 0
-    g.ealloc = 0
-    g.offalloc = 0
+    """A fresh graph of its own (free it with graph_free)."""
+    memset(g, 0, sizeof(Graph))
     if search_open(&g.a, &g.t, True) != 0:
         return -1
-    g.ealloc = 1 << 16
-    g.off = <int64_t*>malloc((g.a.alloc + 1) * sizeof(int64_t))
-    g.offalloc = g.a.alloc
-    g.to = <int32_t*>malloc(g.ealloc * sizeof(int32_t))
-    g.eb = <int8_t*>malloc(g.ealloc * sizeof(int8_t))
-    g.ed = <int8_t*>malloc(g.ealloc * sizeof(int8_t))
-    if g.off == NULL or g.to == NULL or g.eb == NULL or g.ed == NULL:
-        return -1
-    return 0
+    return graph_begin(g)
 
 
 cdef void graph_free(Graph* g) noexcept nogil:
@@ -82,73 +80,160 @@ cdef void graph_free(Graph* g) noexcept nogil:
     g.to = NULL
     g.eb = NULL
     g.ed = NULL
+    g.ealloc = 0
+    g.offalloc = 0
 
 
-cdef inline int off_fit(Graph* g) noexcept nogil:
-    """Keep off[] one longer than the state arrays."""
-    if g.a.alloc != g.offalloc:
-        g.off = <int64_t*>realloc(g.off, (g.a.alloc + 1) * sizeof(int64_t))
-        if g.off == NULL:
-            return -1
-        g.offalloc = g.a.alloc
+cdef inline int _edges_fit(Graph* g, int64_t need) noexcept nogil:
+    """Room for `need` edges (contents kept)."""
+    cdef int64_t na = g.ealloc if g.ealloc else EDGES_MIN
+    cdef void* p
+    if need <= g.ealloc:
+        return 0
+    while na < need:
+        na *= 2
+    p = realloc(g.to, na * sizeof(int32_t))
+    if p == NULL:
+        return -1
+    g.to = <int32_t*>p
+    p = realloc(g.eb, na * sizeof(int8_t))
+    if p == NULL:
+        return -1
+    g.eb = <int8_t*>p
+    p = realloc(g.ed, na * sizeof(int8_t))
+    if p == NULL:
+        return -1
+    g.ed = <int8_t*>p
+    g.ealloc = na
     return 0
+
+
+cdef inline int off_fit(Graph* g, int64_t need) noexcept nogil:
+    """Room for off[0 .. need-1] (contents kept)."""
+    cdef int64_t na = g.offalloc if g.offalloc else 4096
+    cdef void* p
+    if need <= g.offalloc:
+        return 0
+    while na < need:
+        na *= 2
+    p = realloc(g.off, na * sizeof(int64_t))
+    if p == NULL:
+        return -1
+    g.off = <int64_t*>p
+    g.offalloc = na
+    return 0
+
+
+cdef int graph_begin(Graph* g) noexcept nogil:
+    """Empty the graph for a new search (buffers kept; the table as large as the last
+    search needed)."""
+    g.a.n = 0
+    g.ne = 0
+    if table_reset(&g.t, table_start(&g.t, True), True) != 0:
+        return -1
+    return _edges_fit(g, EDGES_MIN)
+
+
+cdef Graph* graph_take(Graph* own):
+    """A free shared graph, or `own` (emptied) when both are in use. Hold the GIL."""
+    cdef int i
+    for i in range(2):
+        if not _graphs[i].busy:
+            _graphs[i].busy = 1
+            return &_graphs[i]
+    memset(own, 0, sizeof(Graph))
+    own.busy = 1
+    return own
+
+
+cdef int64_t graph_bytes(const Graph* g) noexcept nogil:
+    return table_bytes(&g.t) + arrays_bytes(&g.a) + g.ealloc * 6 + g.offalloc * 8
+
+
+def workspace_bytes():
+    """Bytes this module keeps allocated between searches (its two reused graphs)."""
+    return graph_bytes(&_graphs[0]) + graph_bytes(&_graphs[1])
+
+
+cdef void graph_give(Graph* g, Graph* own):
+    """End a search on g: keep its buffers for the next one, unless g is `own` or holds
+    more than KEEP_BYTES."""
+    g.t.start = 2 * g.t.size
+    if g == own or graph_bytes(g) > KEEP_BYTES:
+        graph_free(g)
+        g.t.start = 0
+    else:
+        table_scrub(&g.t, g.a.st, g.a.n)
+    g.busy = 0
+
+
+cdef struct Build:
+    Graph* g
+    int64_t head
+    int64_t cap
+    int depth
+
+
+cdef inline int take_edge(void* ctx, int b, int d, uint64_t ns) noexcept nogil:
+    """Keep the edge head -> ns, discovering ns when it is new."""
+    cdef Build* x = <Build*>ctx
+    cdef Graph* g = x.g
+    cdef int64_t r = table_put(&g.t, ns, g.a.n)
+    if r == -2:
+        return G_NOMEM
+    if r == -1:
+        if g.a.n >= x.cap:
+            return G_CAPPED
+        if arrays_push(&g.a, ns, <int32_t>x.head, b, d, x.depth) != 0:
+            return G_NOMEM
+        r = g.a.n - 1
+    g.to[g.ne] = <int32_t>r
+    g.eb[g.ne] = <int8_t>b
+    g.ed[g.ne] = <int8_t>d
+    g.ne += 1
+    return 0
+
+
+cdef inline int _build(const Core* c, Graph* g, int64_t cap, Rules* r) noexcept nogil:
+    cdef Build x
+    cdef int k
+    x.g = g
+    x.cap = cap
+    x.head = 0
+    while x.head < g.a.n:
+        if _edges_fit(g, g.ne + MAXMOVES) != 0 or off_fit(g, x.head + 1) != 0:
+            return G_NOMEM
+        g.off[x.head] = g.ne
+        x.depth = g.a.depth[x.head] + 1
+        k = each_move(c, g.a.st[x.head], -1, r, take_edge, &x)
+        if k:
+            return k
+        x.head += 1
+    if off_fit(g, g.a.n + 1) != 0:
+        return G_NOMEM
+    g.off[g.a.n] = g.ne
+    return G_OK
 
 
 cdef int graph_build(const Core* c, Graph* g, const uint64_t* starts, int64_t nstarts,
                      int64_t cap) noexcept nogil:
-    """Enumerate every state reachable from the starts, keeping every edge."""
-    cdef int mb[MAXMOVES]
-    cdef int md[MAXMOVES]
-    cdef uint64_t nxt[MAXMOVES]
-    cdef int64_t head = 0, i, r, na
-    cdef int n, k
-    cdef uint64_t s
+    """Enumerate every state reachable from the starts, keeping every edge, each move
+    inserted as it is generated."""
+    cdef int64_t i, r
     for i in range(nstarts):
-        r = table_add(&g.t, starts[i], g.a.n)
+        r = table_put(&g.t, starts[i], g.a.n)
         if r == -2:
             return G_NOMEM
         if r == -1:
             if g.a.n >= cap:
                 return G_CAPPED
-            if arrays_push(&g.a, starts[i], -1, 0, 0, 0) != 0 or off_fit(g) != 0:
+            if arrays_push(&g.a, starts[i], -1, 0, 0, 0) != 0:
                 return G_NOMEM
-    while head < g.a.n:
-        s = g.a.st[head]
-        n = gen_moves(c, s, mb, md)
-        for k in range(n):
-            nxt[k] = do_move(c, s, mb[k], md[k])
-            table_prefetch(&g.t, nxt[k])
-        if g.ne + n > g.ealloc:
-            na = g.ealloc * 2
-            while g.ne + n > na:
-                na *= 2
-            g.to = <int32_t*>realloc(g.to, na * sizeof(int32_t))
-            g.eb = <int8_t*>realloc(g.eb, na * sizeof(int8_t))
-            g.ed = <int8_t*>realloc(g.ed, na * sizeof(int8_t))
-            if g.to == NULL or g.eb == NULL or g.ed == NULL:
-                return G_NOMEM
-            g.ealloc = na
-        g.off[head] = g.ne
-        for k in range(n):
-            r = table_add(&g.t, nxt[k], g.a.n)
-            if r == -2:
-                return G_NOMEM
-            if r == -1:
-                if g.a.n >= cap:
-                    return G_CAPPED
-                if arrays_push(&g.a, nxt[k], <int32_t>head, mb[k], md[k],
-                               g.a.depth[head] + 1) != 0:
-                    return G_NOMEM
-                if off_fit(g) != 0:
-                    return G_NOMEM
-                r = g.a.n - 1
-            g.to[g.ne] = <int32_t>r
-            g.eb[g.ne] = <int8_t>mb[k]
-            g.ed[g.ne] = <int8_t>md[k]
-            g.ne += 1
-        head += 1
-    g.off[g.a.n] = g.ne
-    return G_OK
+    if c.variant == V_EXIT:
+        return _build(c, g, cap, <ExitRules*>NULL)
+    if c.variant == V_BEAM:
+        return _build(c, g, cap, <BeamRules*>NULL)
+    return _build(c, g, cap, <AnyRules*>NULL)
 
 
 cdef int dist_to_goal(const Core* c, Graph* g, int32_t* dist, bint undirected) noexcept nogil:
@@ -215,45 +300,53 @@ cdef Board _board(level):
     return level if isinstance(level, Board) else Board(level)
 
 
-cdef bint _has_twist(const Core* c) noexcept nogil:
-    cdef int i
-    for i in range(c.n):
-        if c.kind[i] == K_SAND or c.kind[i] == K_ICE or c.kind[i] == K_RIME:
-            return True
-    return False
-
-
 # ---------------------------------------------------------------------------
 # The exact sweep of a layout.
 
+cdef struct Cand:
+    uint64_t state
+    int32_t par
+    int32_t cpar
+
+
+cdef int _cand_order(const void* x, const void* y) noexcept nogil:
+    """By par, then by state (states are distinct)."""
+    cdef const Cand* a = <const Cand*>x
+    cdef const Cand* b = <const Cand*>y
+    if a.par != b.par:
+        return -1 if a.par < b.par else 1
+    return -1 if a.state < b.state else (1 if a.state > b.state else 0)
+
+
 def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_cands,
                  bint binding_only):
-    """See lumina.engine.exact_sweep. Returns a dict of counts, and with `want_cands` a
-    list of (state, par, crystal_par) for every solvable start with par >= min_depth
-    (binding ones only when `binding_only`)."""
+    """See lumina.engine.exact_sweep. Returns a dict of counts, and with `want_cands`
+    "pools": [(par, states, crystal pars)] for every par >= min_depth holding solvable
+    starts (binding ones only when `binding_only`), pars ascending, each pool's starts
+    sorted by state (states as a bytes of uint64, crystal pars of int32, aligned)."""
     cdef Board b = _board(level)
     cdef Board fb = _board(flat_level)
-    cdef Graph cg, rg
+    cdef Graph own_c, own_r
+    cdef Graph* cg
+    cdef Graph* rg
     cdef int32_t* cdist = NULL
     cdef int32_t* rdist = NULL
     cdef uint64_t* starts = NULL
-    cdef int64_t npos = 0, i, j, nstates = 0
-    cdef int st = 0, twist = _has_twist(&b.c), par, cpar
+    cdef Cand* cands = NULL
+    cdef int64_t npos = 0, i, j, nstates = 0, ncand = 0
+    cdef int st = 0, twist = b.c.variant == V_ANY, par, cpar
     cdef int64_t goals = 0, traps = 0, solvable = 0, binding = 0
     cdef int deepest = 0, deepest_binding = 0
     cdef uint64_t start = fb.start
     cdef int64_t hist[256]
     memset(hist, 0, sizeof(hist))
-    if graph_open(&cg) != 0:
-        graph_free(&cg)
-        raise MemoryError
-    if graph_open(&rg) != 0:
-        graph_free(&cg)
-        graph_free(&rg)
-        raise MemoryError
+    cg = graph_take(&own_c)
+    rg = graph_take(&own_r)
     try:
+        if graph_begin(cg) != 0 or graph_begin(rg) != 0:
+            raise MemoryError
         with nogil:
-            st = graph_build(&fb.c, &cg, &start, 1, state_cap)
+            st = graph_build(&fb.c, cg, &start, 1, state_cap)
         if st == G_NOMEM:
             raise MemoryError("sweep ran out of memory")
         npos = cg.a.n
@@ -264,14 +357,14 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
         if cdist == NULL or starts == NULL:
             raise MemoryError
         with nogil:
-            st = dist_to_goal(&fb.c, &cg, cdist, True)
+            st = dist_to_goal(&fb.c, cg, cdist, True)
         if st != 0:
             raise MemoryError
         if twist:
             with nogil:
                 for i in range(npos):
                     starts[i] = thaw(&b.c, cg.a.st[i])
-                st = graph_build(&b.c, &rg, starts, npos, state_cap)
+                st = graph_build(&b.c, rg, starts, npos, state_cap)
             if st == G_NOMEM:
                 raise MemoryError("sweep ran out of memory")
             nstates = rg.a.n
@@ -282,55 +375,95 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
             if rdist == NULL:
                 raise MemoryError
             with nogil:
-                st = dist_to_goal(&b.c, &rg, rdist, False)
+                st = dist_to_goal(&b.c, rg, rdist, False)
             if st != 0:
                 raise MemoryError
-        cands = [] if want_cands else None
+        else:
+            rdist = cdist
+        if want_cands:
+            cands = <Cand*>malloc((npos + 1) * sizeof(Cand))
+            if cands == NULL:
+                raise MemoryError
         with nogil:
-            if twist:
-                for i in range(nstates):
-                    if rdist[i] == 0:
-                        goals += 1
-                    elif rdist[i] < 0:
-                        traps += 1
-            else:
-                for i in range(npos):
-                    if cdist[i] == 0:
-                        goals += 1
-                    elif cdist[i] < 0:
-                        traps += 1
-        for i in range(npos):
-            cpar = cdist[i]
-            if twist:
-                j = table_get(&rg.t, starts[i])
-                par = rdist[j]
-            else:
-                par = cpar
-            if par < 0:
-                continue
-            solvable += 1
-            if par > deepest:
-                deepest = par
-            if par > cpar:
-                binding += 1
-                if par > deepest_binding:
-                    deepest_binding = par
-            if par >= 1:
-                hist[par if par < 255 else 255] += 1
-            if want_cands and par >= min_depth and par >= 1 and (par > cpar or not binding_only):
-                cands.append((starts[i] if twist else cg.a.st[i], par, cpar))
+            for i in range(nstates if twist else npos):
+                if rdist[i] == 0:
+                    goals += 1
+                elif rdist[i] < 0:
+                    traps += 1
+            # distinct positions thaw to distinct states, so start i is state i of rg
+            for i in range(npos):
+                cpar = cdist[i]
+                par = rdist[i]
+                if par < 0:
+                    continue
+                solvable += 1
+                if par > deepest:
+                    deepest = par
+                if par > cpar:
+                    binding += 1
+                    if par > deepest_binding:
+                        deepest_binding = par
+                if par >= 1:
+                    hist[par if par < 255 else 255] += 1
+                if want_cands and par >= min_depth and par >= 1 and (par > cpar or not binding_only):
+                    cands[ncand].state = starts[i] if twist else cg.a.st[i]
+                    cands[ncand].par = par
+                    cands[ncand].cpar = cpar
+                    ncand += 1
+            if ncand > 1:
+                qsort(cands, ncand, sizeof(Cand), _cand_order)
+        pools = None
+        if want_cands:
+            pools = []
+            i = 0
+            while i < ncand:
+                j = i
+                while j < ncand and cands[j].par == cands[i].par:
+                    j += 1
+                pools.append((cands[i].par,
+                              _states_bytes(cands + i, j - i),
+                              _cpars_bytes(cands + i, j - i)))
+                i = j
         return {"complete": True, "positions": npos, "states": nstates if twist else npos,
                 "work": npos + nstates, "goals": goals,
                 "starts": npos, "traps": traps, "solvable": solvable, "deepest": deepest,
                 "deepest_binding": deepest_binding, "binding": binding,
                 "histogram": {d: hist[d] for d in range(1, 256) if hist[d]},
-                "cands": cands}
+                "pools": pools}
     finally:
         free(cdist)
-        free(rdist)
+        if twist:
+            free(rdist)
         free(starts)
-        graph_free(&cg)
-        graph_free(&rg)
+        free(cands)
+        graph_give(cg, &own_c)
+        graph_give(rg, &own_r)
+
+
+cdef bytes _states_bytes(const Cand* c, int64_t n):
+    cdef uint64_t* out = <uint64_t*>malloc((n + 1) * sizeof(uint64_t))
+    cdef int64_t i
+    if out == NULL:
+        raise MemoryError
+    try:
+        for i in range(n):
+            out[i] = c[i].state
+        return (<char*>out)[:n * sizeof(uint64_t)]
+    finally:
+        free(out)
+
+
+cdef bytes _cpars_bytes(const Cand* c, int64_t n):
+    cdef int32_t* out = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+    cdef int64_t i
+    if out == NULL:
+        raise MemoryError
+    try:
+        for i in range(n):
+            out[i] = c[i].cpar
+        return (<char*>out)[:n * sizeof(int32_t)]
+    finally:
+        free(out)
 
 
 # ---------------------------------------------------------------------------
@@ -517,7 +650,8 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
     """See lumina.engine.measure. Returns a dict (outcome 0 solved, 1 unsolvable,
     2 exhausted)."""
     cdef Board b = _board(level)
-    cdef Graph g
+    cdef Graph own
+    cdef Graph* g
     cdef int32_t* dist = NULL
     cdef int64_t* doff = NULL
     cdef int64_t* dedge = NULL
@@ -532,12 +666,12 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
     cdef const int16_t* depth
     for k in range(MAXB):
         moved[k] = 0
-    if graph_open(&g) != 0:
-        graph_free(&g)
-        raise MemoryError
+    g = graph_take(&own)
     try:
+        if graph_begin(g) != 0:
+            raise MemoryError
         with nogil:
-            st = graph_build(&b.c, &g, &start, 1, state_cap)
+            st = graph_build(&b.c, g, &start, 1, state_cap)
         if st == G_NOMEM:
             raise MemoryError("analysis ran out of memory")
         n = g.a.n
@@ -547,7 +681,7 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
         if dist == NULL:
             raise MemoryError
         with nogil:
-            st = dist_to_goal(&b.c, &g, dist, False)
+            st = dist_to_goal(&b.c, g, dist, False)
             legal_first = gen_moves(&b.c, start, mb, md)
         if st != 0:
             raise MemoryError
@@ -593,7 +727,7 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
                         total = solution_cap
                         capped = True
                 count[i] = total
-            st = plans_count(&b.c, &g, dist, depth, doff, dedge, best, plan_cap, &plans)
+            st = plans_count(&b.c, g, dist, depth, doff, dedge, best, plan_cap, &plans)
         if st < 0:
             raise MemoryError
         first = tuple(sorted({(g.eb[dedge[e]], g.ed[dedge[e]]) for e in range(doff[0], doff[1])}))
@@ -608,24 +742,25 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
         free(doff)
         free(dedge)
         free(count)
-        graph_free(&g)
+        graph_give(g, &own)
 
 
 def goal_distances(level, int64_t state_cap):
     """See lumina.engine.distances: {state key: moves to the nearest win, -1 for a trap}
     over the start's whole component, or None when it has more than `state_cap` states."""
     cdef Board b = _board(level)
-    cdef Graph g
+    cdef Graph own
+    cdef Graph* g
     cdef int32_t* dist = NULL
     cdef uint64_t start = b.start
     cdef int64_t i, n
     cdef int st
-    if graph_open(&g) != 0:
-        graph_free(&g)
-        raise MemoryError
+    g = graph_take(&own)
     try:
+        if graph_begin(g) != 0:
+            raise MemoryError
         with nogil:
-            st = graph_build(&b.c, &g, &start, 1, state_cap)
+            st = graph_build(&b.c, g, &start, 1, state_cap)
         if st == G_NOMEM:
             raise MemoryError("distances ran out of memory")
         if st == G_CAPPED:
@@ -635,10 +770,10 @@ def goal_distances(level, int64_t state_cap):
         if dist == NULL:
             raise MemoryError
         with nogil:
-            st = dist_to_goal(&b.c, &g, dist, False)
+            st = dist_to_goal(&b.c, g, dist, False)
         if st != 0:
             raise MemoryError
         return {g.a.st[i]: dist[i] for i in range(n)}
     finally:
         free(dist)
-        graph_free(&g)
+        graph_give(g, &own)

@@ -12,6 +12,11 @@ row: the mask for position p is built from real (x, y) cells, not by shifting.
                                     . A A .     pos0 = 1 -> bits 0..2 = 001
                                     . . . .
 Flag bits: sand (set = spent) and rime (set = thawed) read it in opposite ways.
+
+The rules are written once and specialised per level: a search picks the variant of
+its level once (`Core.variant`) and runs a kernel compiled for it (the fused type
+`Rules`), so a crystal level's moves never test a kind and an exit level tests the
+win only when the key moved.
 """
 from libc.stdint cimport uint64_t, int8_t
 
@@ -28,6 +33,9 @@ cdef enum:
     SIDE_RIGHT = 1
     SIDE_TOP = 2
     SIDE_BOTTOM = 3
+    V_EXIT = 0          # crystal blocks only, the key to the lantern
+    V_BEAM = 1          # crystal blocks only, the light to the lantern
+    V_ANY = 2           # sand, ice or rime on the board (either win)
 
 cdef struct Core:
     int n, W, H
@@ -49,6 +57,7 @@ cdef struct Core:
     int key_w, key_h
     int8_t tilt[64]                # 0 none, 1 "/", 2 "\"
     int trace_cap
+    int variant                    # V_EXIT, V_BEAM or V_ANY: which specialisation searches it
 
 
 cdef inline int pos_of(uint64_t s, int i) noexcept nogil:
@@ -81,16 +90,103 @@ cdef inline uint64_t thaw(const Core* c, uint64_t s) noexcept nogil:
     return s
 
 
-cdef inline uint64_t do_move(const Core* c, uint64_t s, int b, int d) noexcept nogil:
-    """The state after block b slides d cells (the move must be legal)."""
+# ---------------------------------------------------------------------------
+# The variants: empty marker types, one per specialisation of the move kernels.
+
+cdef extern from *:
+    """
+    typedef struct { char crystal_exit; } lumina_exit_rules;
+    typedef struct { char crystal_beam; } lumina_beam_rules;
+    typedef struct { char any_kind; } lumina_any_rules;
+    """
+    ctypedef struct ExitRules "lumina_exit_rules":
+        char crystal_exit
+    ctypedef struct BeamRules "lumina_beam_rules":
+        char crystal_beam
+    ctypedef struct AnyRules "lumina_any_rules":
+        char any_kind
+
+ctypedef fused Rules:
+    ExitRules
+    BeamRules
+    AnyRules
+
+# A move consumer: gets (block, signed distance, state after the move); a non-zero
+# return stops the enumeration and is passed back.
+ctypedef int (*take_fn)(void* ctx, int b, int d, uint64_t ns) noexcept nogil
+
+
+cdef inline bint movable(const Core* c, uint64_t s, int i, Rules* r) noexcept nogil:
+    """Whether block i may slide at all: spent sand and frozen rime may not."""
+    cdef int kd
+    if Rules is AnyRules:
+        kd = c.kind[i]
+        if kd == K_SAND:
+            return not flag_set(c, s, i)
+        if kd == K_RIME:
+            return flag_set(c, s, i)
+    return True
+
+
+cdef inline uint64_t slide(const Core* c, uint64_t s, int b, int t, Rules* r) noexcept nogil:
+    """The state after block b slides to axis position t (the slide must be legal)."""
     cdef int sh = 3 * b
-    cdef uint64_t p = <uint64_t>(pos_of(s, b) + d)
-    s = (s & ~((<uint64_t>7) << sh)) | (p << sh)
-    if c.kind[b] == K_SAND:
-        s |= (<uint64_t>1) << c.flagbit[b]
-    elif b == c.keyi:
-        s = thaw(c, s)
+    s = (s & ~((<uint64_t>7) << sh)) | ((<uint64_t>t) << sh)
+    if Rules is AnyRules:
+        if c.kind[b] == K_SAND:
+            s |= (<uint64_t>1) << c.flagbit[b]
+        elif b == c.keyi:
+            s = thaw(c, s)
     return s
+
+
+cdef inline int each_move(const Core* c, uint64_t s, int skip, Rules* r, take_fn take,
+                          void* ctx) noexcept nogil:
+    """Every legal move of state s, block by block, distance ascending (ice: only the
+    farthest slide each way), leaving out block `skip` (-1: none), handed to
+    take(ctx, block, distance, next state) as it is generated. Returns the first
+    non-zero value take returns (the enumeration stops there), else 0."""
+    cdef uint64_t occ = occupancy(c, s), rest
+    cdef const uint64_t* m
+    cdef int i, p, t, lo, hi, step, k
+    for i in range(c.n):
+        if i == skip or not movable(c, s, i, r):
+            continue
+        m = c.mask[i]
+        p = pos_of(s, i)
+        rest = occ & ~m[p]
+        lo = p
+        while lo > 0 and not (m[lo - 1] & rest):
+            lo -= 1
+        hi = p
+        while hi < c.npos[i] - 1 and not (m[hi + 1] & rest):
+            hi += 1
+        step = 1
+        if Rules is AnyRules:
+            if c.kind[i] == K_ICE and hi > lo:
+                step = hi - lo                  # ice: from one end straight to the other
+        t = lo
+        while t <= hi:
+            if t != p:
+                k = take(ctx, i, t - p, slide(c, s, i, t, r))
+                if k:
+                    return k
+            t += step
+    return 0
+
+
+cdef struct MoveList:
+    int* mb
+    int* md
+    int n
+
+
+cdef inline int _list_take(void* ctx, int b, int d, uint64_t ns) noexcept nogil:
+    cdef MoveList* l = <MoveList*>ctx
+    l.mb[l.n] = b
+    l.md[l.n] = d
+    l.n += 1
+    return 0
 
 
 cdef inline int gen_moves(const Core* c, uint64_t s, int* mb, int* md) noexcept nogil:
@@ -100,43 +196,12 @@ cdef inline int gen_moves(const Core* c, uint64_t s, int* mb, int* md) noexcept 
 
 cdef inline int gen_moves_skip(const Core* c, uint64_t s, int* mb, int* md, int skip) noexcept nogil:
     """As gen_moves, leaving out block `skip` (-1: none)."""
-    cdef uint64_t occ = occupancy(c, s), rest
-    cdef int i, p, lo, hi, d, k, n = 0, kd
-    for i in range(c.n):
-        if i == skip:
-            continue
-        kd = c.kind[i]
-        if kd == K_SAND and flag_set(c, s, i):
-            continue
-        if kd == K_RIME and not flag_set(c, s, i):
-            continue
-        p = pos_of(s, i)
-        rest = occ & ~c.mask[i][p]
-        lo = 0
-        while p - lo - 1 >= 0 and not (c.mask[i][p - lo - 1] & rest):
-            lo += 1
-        hi = 0
-        while p + hi + 1 < c.npos[i] and not (c.mask[i][p + hi + 1] & rest):
-            hi += 1
-        if kd == K_ICE:
-            if lo > 0:
-                mb[n] = i
-                md[n] = -lo
-                n += 1
-            if hi > 0:
-                mb[n] = i
-                md[n] = hi
-                n += 1
-        else:
-            for k in range(lo):
-                mb[n] = i
-                md[n] = k - lo
-                n += 1
-            for k in range(1, hi + 1):
-                mb[n] = i
-                md[n] = k
-                n += 1
-    return n
+    cdef MoveList l
+    l.mb = mb
+    l.md = md
+    l.n = 0
+    each_move(c, s, skip, <AnyRules*>NULL, _list_take, &l)
+    return l.n
 
 
 cdef inline bint trace_from(const Core* c, uint64_t occ, int x, int y, int dx, int dy) noexcept nogil:
@@ -194,3 +259,21 @@ cdef inline bint solved(const Core* c, uint64_t s) noexcept nogil:
         return pos_of(s, c.keyi) == c.win_pos
     key_beam(c, s, &x, &y, &dx, &dy)
     return trace_from(c, occupancy(c, s), x, y, dx, dy)
+
+
+cdef inline uint64_t do_move(const Core* c, uint64_t s, int b, int d) noexcept nogil:
+    """The state after block b slides d cells (the move must be legal)."""
+    return slide(c, s, b, pos_of(s, b) + d, <AnyRules*>NULL)
+
+
+cdef inline bint wins_after(const Core* c, uint64_t ns, int b, Rules* r) noexcept nogil:
+    """solved(c, ns) for a state reached by moving block b from a state that did not win:
+    on an exit level only a key move can win."""
+    if Rules is BeamRules:
+        return solved(c, ns)
+    elif Rules is ExitRules:
+        return b == c.keyi and pos_of(ns, b) == c.win_pos
+    else:
+        if c.win_beam:
+            return solved(c, ns)
+        return b == c.keyi and pos_of(ns, b) == c.win_pos

@@ -15,10 +15,13 @@ the DAG count needs:
                                           with depth(v) = depth(u) + 1
 """
 from libc.stdint cimport uint64_t, int64_t, int32_t
-from libc.stdlib cimport malloc, calloc, free
-from lumina.engine.rules cimport Core, MAXB, MAXMOVES, gen_moves, gen_moves_skip, do_move, solved
-from lumina.engine.table cimport Table, table_prefetch, table_free, table_add, table_get
-from lumina.engine.search cimport Arrays, arrays_free, arrays_push, search_open
+from libc.stdlib cimport calloc, free
+from lumina.engine.rules cimport Core, MAXB, MAXMOVES, gen_moves, do_move, solved
+from lumina.engine.table cimport Table, table_add, table_get, table_bytes
+from lumina.engine.search cimport (
+    Arrays, Step, Workspace, STEP_CAP, STEP_NOMEM, arrays_push, arrays_bytes, step_init,
+    step_any,
+    ws_take, ws_begin, ws_give)
 from lumina.engine.board cimport Board
 
 DEF_STATE_CAP = 500_000
@@ -32,16 +35,14 @@ cdef enum:
     MODE_LAYER = 1      # finish the layer of the first win (for the DAG)
     MODE_ALL = 2        # enumerate the whole component
 
+cdef Workspace _ws     # this module's search arrays and visited table, reused
+
 
 cdef int bfs(const Core* c, uint64_t start, int64_t cap, int mode, Arrays* a, Table* t,
              int64_t* goal, int* best) noexcept nogil:
-    cdef int mb[MAXMOVES]
-    cdef int md[MAXMOVES]
-    cdef uint64_t nxt[MAXMOVES]
-    cdef int64_t head = 0
-    cdef int n, k, d, skip
-    cdef int64_t r
-    cdef uint64_t s, ns
+    cdef Step st
+    cdef int k
+    step_init(&st, c, a, t, cap, 0 if mode == MODE_ALL else (2 if mode == MODE_SOLVE else 1))
     best[0] = 32767
     goal[0] = -1
     if arrays_push(a, start, -1, 0, 0, 0) != 0 or table_add(t, start, 0) == -2:
@@ -51,38 +52,16 @@ cdef int bfs(const Core* c, uint64_t start, int64_t cap, int mode, Arrays* a, Ta
         best[0] = 0
         if mode == MODE_SOLVE:
             return ST_SOLVED
-    while head < a.n:
-        d = a.depth[head]
-        if d >= best[0]:
-            break
-        s = a.st[head]
-        # Every slide of the block that just moved reaches a state the parent reaches
-        # in one move, so it is already discovered (not so when the key's slide
-        # thawed rime on the way: rime levels expand everything).
-        skip = a.mb[head] if head > 0 and not c.has_rime else -1
-        n = gen_moves_skip(c, s, mb, md, skip)
-        for k in range(n):
-            nxt[k] = do_move(c, s, mb[k], md[k])
-            table_prefetch(t, nxt[k])
-        for k in range(n):
-            ns = nxt[k]
-            r = table_add(t, ns, a.n)
-            if r >= 0:
-                continue
-            if r == -2:
-                return ST_NOMEM
-            if a.n >= cap:
-                return ST_EXHAUSTED
-            if arrays_push(a, ns, <int32_t>head, mb[k], md[k], d + 1) != 0:
-                return ST_NOMEM
-            if mode != MODE_ALL and solved(c, ns):
-                if goal[0] < 0:
-                    goal[0] = a.n - 1
-                    best[0] = d + 1
-                if mode == MODE_SOLVE:
-                    return ST_SOLVED
-        head += 1
-    return ST_SOLVED if goal[0] >= 0 else ST_UNSOLVABLE
+        st.goal = 0
+        st.best = 0
+    k = step_any(&st, 32767)
+    goal[0] = st.goal
+    best[0] = st.best
+    if k == STEP_NOMEM:
+        return ST_NOMEM
+    if k == STEP_CAP:
+        return ST_EXHAUSTED
+    return ST_SOLVED if st.goal >= 0 else ST_UNSOLVABLE
 
 
 cdef Board _board(level):
@@ -92,50 +71,50 @@ cdef Board _board(level):
 def bfs_solve(level, int64_t state_cap=DEF_STATE_CAP):
     """(status, moves, states): status 0 solved, 1 unsolvable, 2 exhausted."""
     cdef Board b = _board(level)
-    cdef Arrays a
-    cdef Table t
+    cdef Workspace own
+    cdef Workspace* w
     cdef int64_t goal, i
     cdef int best, st
     cdef uint64_t start = b.start
-    if search_open(&a, &t, False) != 0:
-        raise MemoryError
+    w = ws_take(&_ws, &own)
     try:
+        if ws_begin(w, False) != 0:
+            raise MemoryError
         with nogil:
-            st = bfs(&b.c, start, state_cap, MODE_SOLVE, &a, &t, &goal, &best)
+            st = bfs(&b.c, start, state_cap, MODE_SOLVE, &w.a, &w.t, &goal, &best)
         if st == ST_NOMEM:
             raise MemoryError("solver ran out of memory")
         moves = []
         if st == ST_SOLVED:
             i = goal
-            while a.parent[i] >= 0:
-                moves.append((a.mb[i], a.md[i]))
-                i = a.parent[i]
+            while w.a.parent[i] >= 0:
+                moves.append((w.a.mb[i], w.a.md[i]))
+                i = w.a.parent[i]
             moves.reverse()
-        return st, moves, a.n
+        return st, moves, w.a.n
     finally:
-        arrays_free(&a)
-        table_free(&t)
+        ws_give(w, &own)
 
 
 def bfs_component(level, int64_t state_cap=10_000_000):
     """(complete, states): the number of states reachable from the start."""
     cdef Board b = _board(level)
-    cdef Arrays a
-    cdef Table t
+    cdef Workspace own
+    cdef Workspace* w
     cdef int64_t goal
     cdef int best, st
     cdef uint64_t start = b.start
-    if search_open(&a, &t, False) != 0:
-        raise MemoryError
+    w = ws_take(&_ws, &own)
     try:
+        if ws_begin(w, False) != 0:
+            raise MemoryError
         with nogil:
-            st = bfs(&b.c, start, state_cap, MODE_ALL, &a, &t, &goal, &best)
+            st = bfs(&b.c, start, state_cap, MODE_ALL, &w.a, &w.t, &goal, &best)
         if st == ST_NOMEM:
             raise MemoryError("sweep ran out of memory")
-        return st != ST_EXHAUSTED, a.n
+        return st != ST_EXHAUSTED, w.a.n
     finally:
-        arrays_free(&a)
-        table_free(&t)
+        ws_give(w, &own)
 
 
 cdef int dag_count(const Core* c, Arrays* a, Table* t, int best, uint64_t cap,
@@ -171,8 +150,8 @@ def bfs_dag(level, uint64_t solution_cap=1_000_000, int64_t state_cap=DEF_STATE_
     win in the optimal count lies on an optimal solution, so a block "moves in some
     optimal solution" exactly when it makes such a move."""
     cdef Board b = _board(level)
-    cdef Arrays a
-    cdef Table t
+    cdef Workspace own
+    cdef Workspace* w
     cdef int64_t goal
     cdef int best, st, capped = 0, i
     cdef uint64_t start = b.start
@@ -180,23 +159,28 @@ def bfs_dag(level, uint64_t solution_cap=1_000_000, int64_t state_cap=DEF_STATE_
     cdef int moved[MAXB]
     for i in range(MAXB):
         moved[i] = 0
-    if search_open(&a, &t, True) != 0:
-        raise MemoryError
+    w = ws_take(&_ws, &own)
     try:
+        if ws_begin(w, True) != 0:
+            raise MemoryError
         with nogil:
-            st = bfs(&b.c, start, state_cap, MODE_LAYER, &a, &t, &goal, &best)
+            st = bfs(&b.c, start, state_cap, MODE_LAYER, &w.a, &w.t, &goal, &best)
         if st == ST_NOMEM:
             raise MemoryError("analysis ran out of memory")
         if st != ST_SOLVED:
-            return st, None, 0, False, (), a.n
-        count = <uint64_t*>calloc(a.n, sizeof(uint64_t))
+            return st, None, 0, False, (), w.a.n
+        count = <uint64_t*>calloc(w.a.n, sizeof(uint64_t))
         if count == NULL:
             raise MemoryError
         with nogil:
-            capped = dag_count(&b.c, &a, &t, best, solution_cap, count, moved)
+            capped = dag_count(&b.c, &w.a, &w.t, best, solution_cap, count, moved)
         return (st, best, count[0], bool(capped),
-                tuple(i for i in range(b.c.n) if moved[i]), a.n)
+                tuple(i for i in range(b.c.n) if moved[i]), w.a.n)
     finally:
         free(count)
-        arrays_free(&a)
-        table_free(&t)
+        ws_give(w, &own)
+
+
+def workspace_bytes():
+    """Bytes this module keeps allocated between searches (its reused workspace)."""
+    return table_bytes(&_ws.t) + arrays_bytes(&_ws.a)

@@ -14,8 +14,9 @@ Insight: seeding with all goals is what makes the depth honest.
 from libc.stdint cimport uint64_t, int64_t, int32_t
 from libc.stdlib cimport malloc, free
 from lumina.engine.rules cimport Core, K_SAND, K_ICE, K_RIME, solved
-from lumina.engine.table cimport Table, table_free, table_add
-from lumina.engine.search cimport Arrays, expand, arrays_free, arrays_push, search_open
+from lumina.engine.table cimport Table, table_add, table_bytes
+from lumina.engine.search cimport (
+    Arrays, Workspace, expand, arrays_push, arrays_bytes, ws_take, ws_begin, ws_give)
 from lumina.engine.board cimport Board
 
 
@@ -46,6 +47,9 @@ cdef int reservoir(const uint64_t* src, int64_t n, uint64_t* out, int k,
     return k
 
 
+cdef Workspace _ws     # this module's search arrays and visited table, reused
+
+
 cdef Board _crystal_board(level):
     cdef Board b = level if isinstance(level, Board) else Board(level)
     cdef int i
@@ -62,19 +66,25 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
     Returns (goals, states_seen, complete) where complete is False when the cap
     stopped the sweep before `max_depth`."""
     cdef Board b = _crystal_board(level)
-    cdef Arrays a
-    cdef Table t
+    cdef Workspace own
+    cdef Workspace* w
+    cdef Arrays* a
+    cdef Table* t
     cdef int64_t head = 0, i, ng
     cdef int status = 0
     cdef uint64_t start = b.start
-    if search_open(&a, &t, False) != 0:
+    w = ws_take(&_ws, &own)
+    a = &w.a
+    t = &w.t
+    if ws_begin(w, False) != 0:
+        ws_give(w, &own)
         raise MemoryError
     try:
         with nogil:
-            arrays_push(&a, start, -1, 0, 0, 0)
-            table_add(&t, start, 0)
+            arrays_push(a, start, -1, 0, 0, 0)
+            table_add(t, start, 0)
             while head < a.n and status == 0 and a.depth[head] < max_depth:
-                status = expand(&b.c, &a, &t, head, state_cap)
+                status = expand(&b.c, a, t, head, state_cap)
                 head += 1
         if status == -1:
             raise MemoryError("goal sweep ran out of memory")
@@ -86,8 +96,7 @@ def goal_sweep(level, int max_depth, int64_t state_cap=500_000):
                     ng += 1
         return [a.st[i] for i in range(ng)], a.n, status == 0
     finally:
-        arrays_free(&a)
-        table_free(&t)
+        ws_give(w, &own)
 
 
 def backward_sweep(level, goals, int min_depth, int per_depth=60,
@@ -98,27 +107,33 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
     Returns (harvest, states_seen, deepest, capped): harvest maps depth -> sorted
     list of state keys; capped is True when the state cap ended the sweep."""
     cdef Board b = _crystal_board(level)
-    cdef Arrays a
-    cdef Table t
+    cdef Workspace own
+    cdef Workspace* w
+    cdef Arrays* a
+    cdef Table* t
     cdef int64_t head = 0, i, j
     cdef int k, d, status = 0, deepest = 0, m
     cdef uint64_t* buf = NULL
     cdef uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 0x1234567ULL
     if rng == 0:
         rng = 88172645463325252ULL
-    if search_open(&a, &t, False) != 0:
+    w = ws_take(&_ws, &own)
+    a = &w.a
+    t = &w.t
+    if ws_begin(w, False) != 0:
+        ws_give(w, &own)
         raise MemoryError
     harvest = {}
     try:
         for g in sorted(set(goals)):
-            if table_add(&t, g, a.n) == -1:
-                arrays_push(&a, g, -1, 0, 0, 0)
+            if table_add(t, g, a.n) == -1:
+                arrays_push(a, g, -1, 0, 0, 0)
         with nogil:
             while head < a.n and status == 0:
                 if a.depth[head] >= max_depth:
                     status = 2
                     break
-                status = expand(&b.c, &a, &t, head, state_cap)
+                status = expand(&b.c, a, t, head, state_cap)
                 head += 1
         if status == -1:
             raise MemoryError("backward sweep ran out of memory")
@@ -143,5 +158,9 @@ def backward_sweep(level, goals, int min_depth, int per_depth=60,
             free(buf)
         return harvest, a.n, deepest, status == 1
     finally:
-        arrays_free(&a)
-        table_free(&t)
+        ws_give(w, &own)
+
+
+def workspace_bytes():
+    """Bytes this module keeps allocated between searches (its reused workspace)."""
+    return table_bytes(&_ws.t) + arrays_bytes(&_ws.a)
