@@ -9,6 +9,17 @@ module the site's pages import (`templates/static/engine.js`).
 It also carries the site's rules as `lumina.sitedata` defines them: `site` (the #site-data
 object every page embeds), `days` (calendar dates and their daily-pool index) and `stars`
 (moves, par, helped -> stars), which `tests/js/core.test.mjs` replays through core.js.
+
+For the level editor's measures (`templates/static/measure.js`, replayed by
+`tests/js/measure.test.mjs`): `measures`, per level (seeded random small levels of every
+kind, and a spread of the committed ones), what Python's engine says of it within
+`budget` states (the solver's default cap, the editor's budget): outcome, par and the
+solver's solution, plans, raw solutions, first moves, traps, crystal par, dead blocks, the
+board's deepest start (`exact_sweep`: over binding starts on twist boards), the pack's
+analysis record (`judge.analysis`) and the level page's "why it's hard" words. And `edits`:
+the editor model's edits (`EDIT_CASES`) with the Python reader's one line on each result,
+which `tests/js/editor-model.test.mjs` holds the model's refusals to; `rush`: Rush Hour
+boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
@@ -20,10 +31,12 @@ from typing import Sequence
 
 import datetime as _dt
 
-from lumina import sitedata
+from lumina import judge, sitedata
 from lumina.cli import run
-from lumina.engine import Board, Outcome, solve
-from lumina.model import Block
+from lumina.desc import from_desc, from_rush_hour
+from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.verify import default_paths
 from lumina.worlds import DAILY_EPOCH, DAILY_POOL, TUTORIALS
@@ -91,6 +104,250 @@ def star_vectors() -> list[dict]:
             for par in (1, 7) for m in range(par, par + 5) for h in (False, True)]
 
 
+# ---------------------------------------------------------------------- the editor's measures
+
+#: Block kinds of each family of random levels (the key comes first, always).
+MEASURE_FAMILIES = {"crystal": ("crystal",), "sand": ("crystal", "sand"), "ice": ("crystal", "ice"),
+                    "rime": ("crystal", "rime"), "mixed": ("crystal", "sand", "ice", "rime"),
+                    "beam": ("crystal", "crystal", "sand", "ice")}
+RANDOM_PER_FAMILY = 8
+RANDOM_COMPONENT = 20_000       # random levels are kept only when their component is this small
+#: Boards whose component is far over a small cap (measured with cap SMALL_CAP): one that
+#: exhausts it, and one whose win is met before the cap (a proved par, nothing measured).
+SMALL_CAP = 20_000
+OVER_CAP = ("8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C4021C6312-w20",
+            "8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C6312")
+
+
+def random_level(rng: random.Random, family: str, id: str, solved: bool = False) -> Level | None:
+    """A small seeded random level of `family` (a key of 2 on a 4-6 x 4-6 grid, up to 3-9
+    blocks of length 2-3, up to 2 walls; beam levels with 1-3 mirrors), or None when the draw is not
+    a valid level. `solved`: a layout already won (the key at the lantern, or its light
+    leaving through it), for `exact_sweep` to start from."""
+    W, H = rng.randint(4, 6), rng.randint(4, 6)
+    beam = family == "beam"
+    side = rng.choice(SIDES)
+    across = side in ("left", "right")
+    index = rng.randrange(H if across else W)
+    if beam or across:
+        x = (0 if side == "left" else W - 2) if solved and not beam else rng.randrange(W - 1)
+        key = Block(kind="key", x=x, y=index if across else rng.randrange(H), w=2, h=1)
+    else:
+        y = (0 if side == "top" else H - 2) if solved else rng.randrange(H - 1)
+        key = Block(kind="key", x=index, y=y, w=1, h=2)
+    taken = set(key.cells())
+    light = Beam(dir=rng.choice(tuple(BEAM_STEP)), offset=0) if beam else None
+    mirrors: tuple[Mirror, ...] = ()
+    exit_ = Exit(side=side, index=index)
+    if beam:
+        drawn = random_light(rng, W, H, key, light, (1, 3))
+        if drawn is None:
+            return None
+        path, placed, exit_ = drawn
+        mirrors = tuple(placed)
+        taken.update(path)        # blockers keep off the light, so the layout is won
+    blocks = [key]
+    want = rng.randint(3, 9)
+    for _ in range(40):
+        if len(blocks) > want:
+            break
+        n = rng.choice((2, 2, 3))
+        w, h = (n, 1) if rng.random() < 0.5 else (1, n)
+        if w > W or h > H:
+            continue
+        b = Block(kind=rng.choice(MEASURE_FAMILIES[family]), x=rng.randrange(W - w + 1), y=rng.randrange(H - h + 1), w=w, h=h)
+        if taken.isdisjoint(b.cells()):
+            blocks.append(b)
+            taken.update(b.cells())
+    free = sorted({(x, y) for x in range(W) for y in range(H)} - taken)
+    rng.shuffle(free)
+    walls = tuple(sorted(free[:rng.randint(0, 2)]))
+    try:
+        return Level(id=id, width=W, height=H, exit=exit_, blocks=tuple(blocks), walls=walls,
+                     mirrors=mirrors, win="beam" if beam else "exit", beam=light)
+    except LevelError:
+        return None
+
+
+def random_levels(seed: int) -> list[Level]:
+    """RANDOM_PER_FAMILY levels of each family whose components stay small: most are the
+    deepest start of a random won layout (`exact_sweep`), the rest raw random draws (often
+    unsolvable, or won in a move or two)."""
+    rng = random.Random(f"measures:{seed}")
+    out = []
+    for family in MEASURE_FAMILIES:
+        got = 0
+        while got < RANDOM_PER_FAMILY:
+            swept = got < RANDOM_PER_FAMILY - 2
+            lv = random_level(rng, family, f"r-{family}-{got}", solved=swept)
+            if lv is None:
+                continue
+            if swept:       # the deepest start, a binding one when the twists can bind
+                sw = exact_sweep(lv, per_depth=1, seed=seed, state_cap=RANDOM_COMPONENT,
+                                 binding_only=family in ("sand", "ice", "rime", "mixed"))
+                if not sw.complete or not sw.harvest:
+                    sw = exact_sweep(lv, per_depth=1, seed=seed, state_cap=RANDOM_COMPONENT)
+                if not sw.complete or not sw.harvest:
+                    continue
+                lv = level_at(lv, sw.harvest[max(sw.harvest)][0].state, lv.id)
+            if measure(lv, state_cap=RANDOM_COMPONENT).outcome is Outcome.EXHAUSTED:
+                continue
+            out.append(lv)
+            got += 1
+    return out
+
+
+def committed_sample(levels: Sequence[Level]) -> list[Level]:
+    """Committed levels for the measures vectors: every tutorial, and per pack its 2nd, 10th
+    and 20th levels and its last (each pack's hardest)."""
+    by_pack: dict[str, list[Level]] = {}
+    for lv in levels:
+        by_pack.setdefault(lv.id.split("-")[0], []).append(lv)
+    out = []
+    for pack in sorted(by_pack):
+        lvs = by_pack[pack]
+        picks = {1, 9, 19, len(lvs) - 1}
+        out.extend(lvs[i] for i in sorted(picks) if i < len(lvs))
+    return out
+
+
+def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
+    """What Python says of `lv` within `cap` states, in the editor's terms (measure.js)."""
+    core = {k: v for k, v in lv.to_json().items() if k not in ("analysis", "optimal", "solution", "tutorial", "name")}
+    sol = solve(lv, state_cap=cap)
+    m = measure(lv, state_cap=cap)
+    out: dict = {"level": core, "cap": cap, "outcome": sol.outcome.value, "optimal": sol.optimal,
+                 "moves": [list(mv) for mv in sol.moves], "measured": m.outcome is not Outcome.EXHAUSTED}
+    if out["measured"]:
+        out.update(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
+                   solutions_capped=m.solutions_capped, dead_blocks=list(m.dead_blocks),
+                   first_moves=[list(mv) for mv in m.first_moves], first_moves_legal=m.first_moves_legal,
+                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal)
+    twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
+    sw = exact_sweep(lv, per_depth=0, state_cap=cap)
+    out["deepest"] = (sw.deepest_binding if twist else sw.deepest) if sw.complete else None
+    if m.outcome is Outcome.SOLVED:
+        a = judge.analysis(lv, m)
+        solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
+        out["analysis"] = solved.to_json()["analysis"]
+        why = why_hard(solved)
+        out["why"] = {"hard": why.hard, "easier": why.easier}
+    return out
+
+
+# ---------------------------------------------------------------------- the editor's edits
+
+EDIT_BASES = {"exit": "6x6-R2-K0221C3113-w55", "beam": "6x6-R2-K0221C3113-m41f-bE0",
+              "full": "8x8-R0-K0021C2021C4021C0121C2121C4121C0321C2321C4321C0521C2521C4521C0721C2721C4721C6721"}
+
+
+def _place(lv: dict, kind: str, x: int, y: int, w: int, h: int) -> None:
+    lv["blocks"].append({"kind": kind, "x": x, "y": y, "w": w, "h": h})
+
+
+def _mirror(lv: dict, x: int, y: int, tilt: str) -> None:
+    found = [m for m in lv.setdefault("mirrors", []) if (m["x"], m["y"]) == (x, y)]
+    if found:
+        found[0]["tilt"] = tilt
+    else:
+        lv["mirrors"].append({"x": x, "y": y, "tilt": tilt})
+
+
+def _shift(lv: dict, x0: int, y0: int, x: int, y: int) -> None:
+    for w in lv.get("walls", []):
+        if w == [x0, y0]:
+            w[:] = [x, y]
+            return
+    for m in lv.get("mirrors", []):
+        if (m["x"], m["y"]) == (x0, y0):
+            m.update(x=x, y=y)
+
+
+def _win(lv: dict, win: str) -> None:
+    if win == "beam":
+        lv["win"] = "beam"
+        lv.setdefault("beam", {"dir": "E", "offset": 0})
+    else:
+        lv.pop("win", None)
+        lv.pop("beam", None)
+
+
+#: The editor model's edits (templates/static/editor-model.js), each applied to a level's JSON
+#: as the model applies it: name -> function(level dict, *args).
+EDIT_OPS = {
+    "place": _place,
+    "move": lambda lv, i, x, y: lv["blocks"][i].update(x=x, y=y),
+    "reshape": lambda lv, i, x, y, w, h: lv["blocks"][i].update(x=x, y=y, w=w, h=h),
+    "turn": lambda lv, i: lv["blocks"][i].update(w=lv["blocks"][i]["h"], h=lv["blocks"][i]["w"]),
+    "setKind": lambda lv, i, kind: lv["blocks"][i].update(kind=kind),
+    "remove": lambda lv, i: lv["blocks"].pop(i),
+    "wall": lambda lv, x, y: lv.setdefault("walls", []).append([x, y]),
+    "shift": _shift,
+    "mirror": _mirror,
+    "lantern": lambda lv, side, index: lv.update(exit={"side": side, "index": index}),
+    "setWin": _win,
+    "emitter": lambda lv, d, offset: lv.update(beam={"dir": d, "offset": offset}),
+    "resize": lambda lv, w, h: lv.update(width=w, height=h),
+}
+
+#: (base, edit, args): overlaps, blocks off the grid, square blocks, a second key, a 17th
+#: block, mirrors on an exit level, lanterns off the boundary or out of the key's reach,
+#: emitters off the key's edge, grids too small, and edits that are fine.
+EDIT_CASES = (
+    ("exit", "place", ["crystal", 1, 1, 1, 3]), ("exit", "place", ["crystal", 4, 4, 2, 2]),
+    ("exit", "place", ["crystal", 5, 4, 2, 1]), ("exit", "place", ["key", 4, 0, 2, 1]),
+    ("exit", "place", ["sand", 4, 0, 2, 1]), ("exit", "move", [1, 3, 4]), ("exit", "move", [1, 4, 1]),
+    ("exit", "move", [1, 5, 3]), ("exit", "reshape", [1, 3, 1, 1, 1]), ("exit", "reshape", [1, 3, 0, 1, 4]),
+    ("exit", "turn", [1]), ("exit", "turn", [0]), ("exit", "setKind", [1, "ice"]), ("exit", "setKind", [1, "key"]),
+    ("exit", "remove", [0]), ("exit", "remove", [1]), ("exit", "wall", [0, 2]), ("exit", "wall", [4, 4]),
+    ("exit", "mirror", [4, 4, "/"]), ("exit", "lantern", ["bottom", 0]), ("exit", "lantern", ["right", 4]),
+    ("exit", "lantern", ["right", 6]), ("exit", "lantern", ["left", 2]), ("exit", "resize", [4, 4]),
+    ("exit", "resize", [8, 7]), ("exit", "resize", [3, 6]), ("exit", "resize", [6, 9]), ("exit", "setWin", ["beam"]),
+    ("exit", "shift", [5, 5, 4, 5]), ("exit", "shift", [5, 5, 3, 3]), ("exit", "shift", [5, 5, 6, 5]),
+    ("beam", "shift", [4, 1, 4, 4]), ("beam", "shift", [4, 1, 0, 2]),
+    ("beam", "mirror", [4, 1, "\\"]), ("beam", "mirror", [3, 2, "/"]), ("beam", "setWin", ["exit"]),
+    ("beam", "emitter", ["N", 1]), ("beam", "emitter", ["E", 1]), ("beam", "emitter", ["S", 2]),
+    ("beam", "turn", [0]), ("beam", "lantern", ["top", 5]), ("full", "place", ["crystal", 6, 0, 2, 1]),
+    ("full", "remove", [15]),
+)
+
+
+def edit_vectors() -> list[dict]:
+    """Each edit of EDIT_CASES: the level before and after it, and the Python reader's one
+    line on the level after it (null: a valid level)."""
+    out = []
+    for base, op, args in EDIT_CASES:
+        before = from_desc(EDIT_BASES[base]).to_json()
+        after = json.loads(json.dumps(before))
+        EDIT_OPS[op](after, *args)
+        after = {k: v for k, v in after.items() if v != []}
+        try:
+            Level.from_json(after)
+            message = None
+        except LevelError as e:
+            message = str(e)
+        out.append({"before": before, "op": op, "args": args, "after": after, "message": message})
+    return out
+
+
+#: Rush Hour boards the editor imports (`o` or `.` empty, `x` a wall), good and bad.
+RUSH_BOARDS = ("ooooBoooooBoAAooBooooooooooooooooooo", "....B.....B.AA..B...................",
+               "ooooBoxoooBoAAooBooooooooooooooooooo", "BBoCCoDDEoFoAAEoFoGGGHHoIIoJoooKKJoo",
+               "ooooBoooooBoAAooBoooooooooooooooooo", "ooooBBooooBoAAooBooooooooooooooooooo",
+               "oooo#oooooBoAAooBooooooooooooooooooo", "ooooBoooooBoooooBooooooooooooooooooo")
+
+
+def rush_vectors() -> list[dict]:
+    """Each of RUSH_BOARDS: its level's desc, or the Python reader's one line."""
+    out = []
+    for board in RUSH_BOARDS:
+        try:
+            out.append({"board": board, "desc": from_rush_hour(board).desc(), "message": None})
+        except LevelError as e:
+            out.append({"board": board, "desc": None, "message": str(e)})
+    return out
+
+
 def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     rng = random.Random(seed)
     levels = list(TUTORIALS.values())
@@ -103,8 +360,13 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
         if lv.solution is not None and lv.optimal is not None:
             solutions.append({"level": core, "optimal": lv.optimal,
                               "solution": [list(m) for m in lv.solution]})
+    sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
-            "days": day_vectors(), "stars": star_vectors()}
+            "days": day_vectors(), "stars": star_vectors(),
+            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP},
+            "measures": [measure_vector(lv) for lv in sample]
+            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)],
+            "edits": edit_vectors(), "rush": rush_vectors()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -116,7 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = build_vectors(args.packs or default_paths(), args.seed)
     atomic_write(args.out, json.dumps(data, separators=(",", ":")) + "\n")
     n = sum(len(c["states"]) for c in data["cases"])
-    print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions")
+    print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions, "
+          f"{len(data['measures'])} measured levels")
     return 0
 
 
