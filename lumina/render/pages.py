@@ -10,6 +10,7 @@ writer) and adds its pages, thumbnails and charts to the writer.
     making       how-levels-are-made.html, stats.html (the old address, a redirect)
     howto        how-to-play.html
     share        play.html
+    editor       editor.html                      (lumina/render/editor.py)
 
 Every page gets `site` (`lumina.sitedata.site_data()`: gates, pool, date rule, star
 rule, kinds), embedded once as `#site-data` for the scripts; templates read gates and
@@ -29,6 +30,7 @@ from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level
 
 from . import charts, thumbs
+from .editor import editor
 from .inputs import SiteInput, World, level_num
 from .words import why_hard
 from .writer import Writer
@@ -264,4 +266,4 @@ def share(s: Site) -> None:
            description="Play a Lumina level from its share link.")
 
 
-BUILDERS = (home, worlds, levels, dailies, progress, making, howto, share)
+BUILDERS = (home, worlds, levels, dailies, progress, making, howto, share, editor)

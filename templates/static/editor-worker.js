@@ -1,0 +1,35 @@
+// Lumina editor worker: the verdicts on the board being drawn, off the page's main thread.
+// In: {id, level, budget}. Out, in stages as each is known (every message carries id, stage
+// and ms since the request):
+//   {stage: "measures", outcome, optimal, moves, plans, ..., states}   measure.measureLevel
+//   {stage: "crystal", crystal_optimal}                                 twist boards only
+//   {stage: "analysis", analysis}                                       the pack's record
+//   {stage: "deepest", deepest, start, complete, ...}                   measure.deepestStart
+//   {stage: "done", states}  or  {stage: "error", message}
+// Every search is bounded by `budget` states (never by time: the page's #editor-data, Python's
+// lumina.engine.DEFAULT_STATE_CAP); a new request while one runs
+// is answered by the page terminating this worker and starting another.
+import { measureLevel, crystalPar, deepestStart, analysisRecord } from "./measure.js";
+
+self.onmessage = (e) => {
+  const { id, level, budget } = e.data, t0 = performance.now();
+  const post = (stage, data = {}) => self.postMessage({ id, stage, ms: Math.round(performance.now() - t0), ...data });
+  try {
+    const m = measureLevel(level, { cap: budget });
+    let states = m.states;
+    const { graph, dag, ...shown } = m;
+    post("measures", shown);
+    if (m.outcome === "exhausted") { post("done", { states }); return; }
+    const cp = crystalPar(level, budget);
+    states += cp.states;
+    if (cp.states) post("crystal", { crystal_optimal: cp.crystal_optimal });
+    const a = analysisRecord(level, m, cp.crystal_optimal);
+    if (a) post("analysis", { analysis: a });
+    const d = deepestStart(level, budget, m);
+    states += d.states;
+    post("deepest", d);
+    post("done", { states });
+  } catch (err) {
+    post("error", { message: String(err && err.message || err) });
+  }
+};

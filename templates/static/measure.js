@@ -1,0 +1,630 @@
+// Lumina measures in JavaScript: the Cython engine's graph measures (lumina/engine/graph.pyx)
+// ported for the level editor's worker. Pure logic, no DOM: it runs in editor-worker.js and
+// under node --test, held to Python by parity vectors (lumina/vectors.py "measures").
+//
+// The rules here are a bitboard kernel: the same moves as engine.js (the board's rules),
+// compiled for speed, and held to Python by the same parity vectors that hold engine.js.
+//
+// Insight: cells index a 64-bit board kept as two 32-bit halves (lo: cells 0..31, hi:
+// 32..63). Each block has a mask at every position along its axis, built once, so a
+// slide never wraps a row. A state is the blocks' axis positions (bytes) plus one flag
+// bit per sand or rime block; its hash key is two 32-bit words: blocks 0-9 in mixed radix
+// (at most 7^10 < 2^31), and blocks 10-15 in mixed radix with the flags above them (at most
+// 7^6 * 2^15 < 2^32: the key never has a flag).
+//
+//   x: 0 1 2 3 4 5           mask of B (vertical, x = 2) at position 1:
+//   y0 . . . . . .              cells 1*6+2 = 8 and 2*6+2 = 14 -> lo bits 8 and 14
+//   y1 . . B . . .
+//   y2 A A B . . . >         A at position 0: lo bits 12 and 13
+//
+// The component is enumerated once with its edges (CSR arrays), a breadth-first sweep
+// runs back from every goal (dist = moves to the nearest win), and everything else
+// (par, plans, raw solutions, dead blocks, first moves, traps, chain) is read off the
+// optimal DAG: states with depth + dist = par, edges one layer on.
+
+const KEY = 0, CRYSTAL = 1, SAND = 2, ICE = 3, RIME = 4, LOW_BLOCKS = 10;
+const KINDS = { key: KEY, crystal: CRYSTAL, sand: SAND, ice: ICE, rime: RIME };
+const SIDES = { left: 0, right: 1, top: 2, bottom: 3 };
+const BEAM_DIRS = { N: 0, E: 1, S: 2, W: 3 };
+export const TWIST_KINDS = ["sand", "ice", "rime"];
+
+/** Default caps, as lumina.engine.measure's (plans and raw solutions exact up to these). */
+export const PLAN_CAP = 1000000, SOLUTION_CAP = 1000000;
+
+// ------------------------------------------------------------------ the kernel
+
+/** A level compiled into bitboard tables (lumina/engine/board.pyx's Core). */
+export function compileCore(level) {
+  const W = level.width, H = level.height, n = level.blocks.length;
+  const c = {
+    n, W, H, kind: new Int8Array(n), horiz: new Uint8Array(n), npos: new Int8Array(n), cross: new Int8Array(n),
+    mlo: new Int32Array(n * 8), mhi: new Int32Array(n * 8), fixlo: 0, fixhi: 0,
+    flagbit: new Int8Array(n).fill(-1), nflags: 0, keyi: -1, hasRime: false, twist: false,
+    adjlo: new Int32Array(8), adjhi: new Int32Array(8), tilt: new Int8Array(64), traceCap: W * H * 4,
+    mult: new Int32Array(n), flagMult: 1, winBeam: level.win === "beam", winPos: 0,
+    side: SIDES[level.exit.side], index: level.exit.index, beamDir: 0, beamOff: 0, keyW: 0, keyH: 0,
+  };
+  const bit = (x, y, m) => { const k = y * W + x; if (k < 32) m[0] |= 1 << k; else m[1] |= 1 << (k - 32); };
+  const fix = [0, 0];
+  for (const [x, y] of level.walls || []) bit(x, y, fix);
+  for (const mr of level.mirrors || []) { bit(mr.x, mr.y, fix); c.tilt[mr.y * W + mr.x] = mr.tilt === "/" ? 1 : 2; }
+  c.fixlo = fix[0]; c.fixhi = fix[1];
+  let mult = 1;   // blocks 0-9 make the low word, 10-15 the high one (flags above them)
+  level.blocks.forEach((b, i) => {
+    const kd = KINDS[b.kind], horiz = b.w > b.h;
+    c.kind[i] = kd; c.horiz[i] = horiz ? 1 : 0;
+    c.npos[i] = horiz ? W - b.w + 1 : H - b.h + 1;
+    c.cross[i] = horiz ? b.y : b.x;
+    for (let p = 0; p < c.npos[i]; p++) {
+      const m = [0, 0];
+      for (let y = 0; y < b.h; y++) for (let x = 0; x < b.w; x++) bit(horiz ? p + x : b.x + x, horiz ? b.y + y : p + y, m);
+      c.mlo[i * 8 + p] = m[0]; c.mhi[i * 8 + p] = m[1];
+    }
+    if (kd === SAND || kd === RIME) c.flagbit[i] = c.nflags++;
+    if (kd === RIME) c.hasRime = true;
+    if (kd === SAND || kd === ICE || kd === RIME) c.twist = true;
+    if (kd === KEY) { c.keyi = i; c.keyW = b.w; c.keyH = b.h; }
+    if (i === LOW_BLOCKS) mult = 1;
+    c.mult[i] = mult; mult *= c.npos[i];
+  });
+  c.flagMult = n > LOW_BLOCKS ? mult : 1;
+  const k = c.keyi, kb = level.blocks[k];
+  for (let p = 0; p < c.npos[k]; p++) {   // cells sharing an edge with the key at each position
+    const m = [0, 0], x0 = c.horiz[k] ? p : kb.x, y0 = c.horiz[k] ? kb.y : p;
+    for (let y = y0; y < y0 + kb.h; y++) for (let x = x0; x < x0 + kb.w; x++) {
+      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]) {
+        const inKey = nx >= x0 && nx < x0 + kb.w && ny >= y0 && ny < y0 + kb.h;
+        if (nx >= 0 && nx < W && ny >= 0 && ny < H && !inKey) bit(nx, ny, m);
+      }
+    }
+    c.adjlo[p] = m[0]; c.adjhi[p] = m[1];
+  }
+  const side = level.exit.side;
+  c.winPos = side === "right" ? W - kb.w : side === "bottom" ? H - kb.h : 0;
+  if (c.winBeam) { c.beamDir = BEAM_DIRS[level.beam.dir]; c.beamOff = level.beam.offset; }
+  return c;
+}
+
+/** The start: each block's axis position and the flags (rime touching the key thawed at load). */
+export function startOf(c, level) {
+  const pos = new Uint8Array(c.n);
+  level.blocks.forEach((b, i) => { pos[i] = c.horiz[i] ? b.x : b.y; });
+  return { pos, fl: thaw(c, pos, 0) };
+}
+
+/** Flags with every frozen rime block that shares an edge with the key thawed. */
+export function thaw(c, pos, fl) {
+  if (!c.hasRime) return fl;
+  const kp = pos[c.keyi], alo = c.adjlo[kp], ahi = c.adjhi[kp];
+  for (let i = 0; i < c.n; i++) {
+    if (c.kind[i] !== RIME) continue;
+    const f = 1 << c.flagbit[i];
+    if (!(fl & f) && ((c.mlo[i * 8 + pos[i]] & alo) | (c.mhi[i * 8 + pos[i]] & ahi))) fl |= f;
+  }
+  return fl;
+}
+
+/** Legal moves into (mb, md), by block then distance ascending; returns how many. */
+export function genMoves(c, pos, fl, mb, md) {
+  let olo = c.fixlo, ohi = c.fixhi, n = 0;
+  for (let i = 0; i < c.n; i++) { olo |= c.mlo[i * 8 + pos[i]]; ohi |= c.mhi[i * 8 + pos[i]]; }
+  for (let i = 0; i < c.n; i++) {
+    const kd = c.kind[i];
+    if (kd === SAND && fl & (1 << c.flagbit[i])) continue;
+    if (kd === RIME && !(fl & (1 << c.flagbit[i]))) continue;
+    const p = pos[i], base = i * 8, rlo = olo & ~c.mlo[base + p], rhi = ohi & ~c.mhi[base + p], top = c.npos[i];
+    let lo = 0, hi = 0;
+    while (p - lo - 1 >= 0 && !((c.mlo[base + p - lo - 1] & rlo) | (c.mhi[base + p - lo - 1] & rhi))) lo++;
+    while (p + hi + 1 < top && !((c.mlo[base + p + hi + 1] & rlo) | (c.mhi[base + p + hi + 1] & rhi))) hi++;
+    if (kd === ICE) {
+      if (lo) { mb[n] = i; md[n++] = -lo; }
+      if (hi) { mb[n] = i; md[n++] = hi; }
+    } else {
+      for (let k = 0; k < lo; k++) { mb[n] = i; md[n++] = k - lo; }
+      for (let k = 1; k <= hi; k++) { mb[n] = i; md[n++] = k; }
+    }
+  }
+  return n;
+}
+
+/** Play a legal move: `pos` changes in place; returns the new flags. */
+export function doMove(c, pos, fl, b, d) {
+  pos[b] += d;
+  if (c.kind[b] === SAND) return fl | (1 << c.flagbit[b]);
+  return b === c.keyi ? thaw(c, pos, fl) : fl;
+}
+
+function traceFrom(c, olo, ohi, x, y, dx, dy) {
+  for (let steps = 0; steps < c.traceCap; steps++) {
+    if (x < 0) return c.side === 0 && c.index === y;
+    if (x >= c.W) return c.side === 1 && c.index === y;
+    if (y < 0) return c.side === 2 && c.index === x;
+    if (y >= c.H) return c.side === 3 && c.index === x;
+    const cell = y * c.W + x, t = c.tilt[cell];
+    if (t === 1) { const ndx = -dy; dy = -dx; dx = ndx; }
+    else if (t === 2) { const ndx = dy; dy = dx; dx = ndx; }
+    else if (cell < 32 ? (olo >>> cell) & 1 : (ohi >>> (cell - 32)) & 1) return false;
+    x += dx; y += dy;
+  }
+  return false;
+}
+
+/** RULES.md's is_solved(level, state). */
+export function solved(c, pos) {
+  if (!c.winBeam) return pos[c.keyi] === c.winPos;
+  let olo = c.fixlo, ohi = c.fixhi;
+  for (let i = 0; i < c.n; i++) { olo |= c.mlo[i * 8 + pos[i]]; ohi |= c.mhi[i * 8 + pos[i]]; }
+  const k = c.keyi, kx = c.horiz[k] ? pos[k] : c.cross[k], ky = c.horiz[k] ? c.cross[k] : pos[k];
+  switch (c.beamDir) {
+    case 0: return traceFrom(c, olo, ohi, kx + c.beamOff, ky - 1, 0, -1);
+    case 1: return traceFrom(c, olo, ohi, kx + c.keyW, ky + c.beamOff, 1, 0);
+    case 2: return traceFrom(c, olo, ohi, kx + c.beamOff, ky + c.keyH, 0, 1);
+    default: return traceFrom(c, olo, ohi, kx - 1, ky + c.beamOff, -1, 0);
+  }
+}
+
+// ------------------------------------------------------------------ the graph
+
+const mix = (lo, hi) => {
+  let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
+  h ^= h >>> 15; h = Math.imul(h, 0x2c1b3c6d); h ^= h >>> 12;
+  return h;
+};
+
+/** Starts for buildGraph from [{pos, fl}]: {count, P (positions, flat), FL}. */
+export function seeds(list, nb) {
+  const P = new Uint8Array(list.length * nb), FL = new Int32Array(list.length);
+  list.forEach((s, i) => { P.set(s.pos, i * nb); FL[i] = s.fl; });
+  return { count: list.length, P, FL };
+}
+
+/**
+ * Every state reachable from the starts (`seeds`: {count, P, FL}) under `c`'s rules, with
+ * every edge kept (CSR: off, to, eb, ed), in breadth-first order from the starts (depth =
+ * layer; start i is state i). At most `cap` states: past that `capped` is true.
+ * `firstGoal` is the first winning state discovered (the nearest win of the first start), or
+ * -1; with `stopAtGoal` the search ends there (lumina.engine.solve: the edges are then partial).
+ */
+export function buildGraph(c, starts, cap, stopAtGoal = false) {
+  const nb = c.n, mult = c.mult, fm = c.flagMult, kinds = c.kind, keyi = c.keyi, thawing = c.hasRime, beam = c.winBeam;
+  let alloc = 1024;
+  while (alloc < starts.count * 2) alloc *= 2;
+  let P = new Uint8Array(alloc * nb), FL = new Int32Array(alloc), KL = new Int32Array(alloc), KH = new Int32Array(alloc);
+  let depth = new Int16Array(alloc), parent = new Int32Array(alloc), goal = new Uint8Array(alloc), off = new Int32Array(alloc + 1);
+  let ealloc = 1 << 14, to = new Int32Array(ealloc), eb = new Int8Array(ealloc), ed = new Int8Array(ealloc);
+  let tcap = 2048;
+  while (tcap < alloc * 2) tcap *= 2;
+  let tl = new Int32Array(tcap), th = new Int32Array(tcap), tv = new Int32Array(tcap).fill(-1);
+  let n = 0, ne = 0, firstGoal = -1, capped = false;
+  const cur = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
+
+  /** The key of positions `p` (from `at`) with flags `fl`: [low word, high word]. */
+  function keyOf(p, at, fl) {
+    let lo = 0, hi = 0;
+    for (let i = 0; i < nb; i++) if (i < LOW_BLOCKS) lo += p[at + i] * mult[i]; else hi += p[at + i] * mult[i];
+    return [lo | 0, (hi + fl * fm) | 0];
+  }
+  function grow() {
+    const na = alloc * 2, wider = (A, size) => { const b = new A.constructor(size); b.set(A); return b; };
+    P = wider(P, na * nb); FL = wider(FL, na); KL = wider(KL, na); KH = wider(KH, na); depth = wider(depth, na);
+    parent = wider(parent, na); goal = wider(goal, na); off = wider(off, na + 1);
+    alloc = na;
+  }
+  function rehash() {
+    const ol = tl, oh = th, ov = tv;
+    tcap *= 2; tl = new Int32Array(tcap); th = new Int32Array(tcap); tv = new Int32Array(tcap).fill(-1);
+    const m = tcap - 1;
+    for (let i = 0; i < ov.length; i++) {
+      if (ov[i] < 0) continue;
+      let h = mix(ol[i], oh[i]) & m;
+      while (tv[h] >= 0) h = (h + 1) & m;
+      tl[h] = ol[i]; th[h] = oh[i]; tv[h] = ov[i];
+    }
+  }
+  /** The slot of key (lo, hi): holding it, or the empty slot where it belongs. */
+  function slot(lo, hi) {
+    const m = tcap - 1;
+    let h = mix(lo, hi) & m;
+    while (tv[h] >= 0 && !(tl[h] === lo && th[h] === hi)) h = (h + 1) & m;
+    return h;
+  }
+  /** Append a new state at slot h: the positions are `src` from `at` (block b moved d more). */
+  function append(h, lo, hi, fl, src, at, b, d, par, dep) {
+    if (n === alloc) grow();
+    tl[h] = lo; th[h] = hi; tv[h] = n;
+    const o = n * nb;
+    for (let i = 0; i < nb; i++) P[o + i] = src[at + i];
+    if (b >= 0) P[o + b] += d;
+    FL[n] = fl; KL[n] = lo; KH[n] = hi; depth[n] = dep; parent[n] = par;
+    if (beam ? solved(c, P.subarray(o, o + nb)) : P[o + keyi] === c.winPos) { goal[n] = 1; if (firstGoal < 0) firstGoal = n; }
+    n++;
+    if (n * 2 > tcap) rehash();
+  }
+
+  for (let i = 0; i < starts.count && !capped; i++) {
+    const [lo, hi] = keyOf(starts.P, i * nb, starts.FL[i]), h = slot(lo, hi);
+    if (tv[h] >= 0) continue;
+    if (n >= cap) capped = true;
+    else append(h, lo, hi, starts.FL[i], starts.P, i * nb, -1, 0, -1, 0);
+  }
+  let head = 0;
+  if (!(stopAtGoal && firstGoal >= 0)) {
+    for (; head < n && !capped; head++) {
+      const base = head * nb, fl = FL[head], hl = KL[head], hh = KH[head], dep = depth[head] + 1;
+      for (let i = 0; i < nb; i++) cur[i] = P[base + i];
+      const cnt = genMoves(c, cur, fl, mb, md);
+      if (ne + cnt > ealloc) {
+        while (ne + cnt > ealloc) ealloc *= 2;
+        const t2 = new Int32Array(ealloc); t2.set(to); to = t2;
+        const b2 = new Int8Array(ealloc); b2.set(eb); eb = b2;
+        const d2 = new Int8Array(ealloc); d2.set(ed); ed = d2;
+      }
+      off[head] = ne;
+      for (let j = 0; j < cnt; j++) {
+        const b = mb[j], d = md[j];
+        let nf = fl;
+        if (kinds[b] === SAND) nf = fl | (1 << c.flagbit[b]);
+        else if (b === keyi && thawing) { cur[b] += d; nf = thaw(c, cur, fl); cur[b] -= d; }
+        let nl = hl, nh = hh;
+        if (b < LOW_BLOCKS) nl = (hl + d * mult[b]) | 0; else nh = ((hh >>> 0) + d * mult[b]) | 0;
+        if (nf !== fl) nh = ((nh >>> 0) + (nf - fl) * fm) | 0;
+        const h = slot(nl, nh);
+        let r = tv[h];
+        if (r < 0) {
+          if (n >= cap) { capped = true; break; }
+          r = n;
+          append(h, nl, nh, nf, cur, 0, b, d, head, dep);
+        }
+        to[ne] = r; eb[ne] = b; ed[ne] = d; ne++;
+        if (stopAtGoal && firstGoal >= 0) break;
+      }
+      if (stopAtGoal && firstGoal >= 0) { head++; break; }
+    }
+  }
+  off[head] = ne;
+  return {
+    c, n, ne, P, FL, depth, parent, goal, off, to, eb, ed, capped, firstGoal,
+    /** Index of a state (positions, flags), or -1. */
+    find(p, fl) { const [lo, hi] = keyOf(p, 0, fl); return tv[slot(lo, hi)]; },
+    posOf: (i) => P.subarray(i * nb, i * nb + nb),
+  };
+}
+
+/** dist[i] = moves from state i to the nearest win (-1: none): one sweep back from every goal
+ * along reversed edges (`undirected`: crystal graphs are symmetric, so forward edges serve). */
+export function distToGoal(g, undirected) {
+  const n = g.n, dist = new Int32Array(n).fill(-1), queue = new Int32Array(n);
+  let tail = 0;
+  for (let i = 0; i < n; i++) if (g.goal[i]) { dist[i] = 0; queue[tail++] = i; }
+  let roff = g.off, rto = g.to;
+  if (!undirected) {
+    roff = new Int32Array(n + 1); rto = new Int32Array(g.ne);
+    for (let e = 0; e < g.ne; e++) roff[g.to[e] + 1]++;
+    for (let i = 0; i < n; i++) roff[i + 1] += roff[i];
+    const fill = roff.slice(0, n);
+    for (let i = 0; i < n; i++) for (let e = g.off[i]; e < g.off[i + 1]; e++) rto[fill[g.to[e]]++] = i;
+  }
+  for (let head = 0; head < tail; head++) {
+    const u = queue[head];
+    for (let e = roff[u]; e < roff[u + 1]; e++) {
+      const v = rto[e];
+      if (dist[v] < 0) { dist[v] = dist[u] + 1; queue[tail++] = v; }
+    }
+  }
+  return dist;
+}
+
+/** The optimal DAG over a complete graph whose start is state 0: for each on-path state (depth +
+ * dist = best, not a goal) its out-edges one layer on. {best, doff, dedge} or null (unsolvable). */
+export function optimalDag(g, dist) {
+  const n = g.n, best = dist[0];
+  if (best < 0) return null;
+  const doff = new Int32Array(n + 1), dedge = new Int32Array(g.ne);
+  let nd = 0;
+  for (let i = 0; i < n; i++) {
+    doff[i] = nd;
+    if (g.depth[i] + dist[i] !== best || dist[i] === 0) continue;
+    for (let e = g.off[i]; e < g.off[i + 1]; e++) {
+      const v = g.to[e];
+      if (dist[v] === dist[i] - 1 && g.depth[v] === g.depth[i] + 1) dedge[nd++] = e;
+    }
+  }
+  doff[n] = nd;
+  return { best, doff, dedge };
+}
+
+function isLegal(c, pos, fl, b, d, mb, md) {
+  const cnt = genMoves(c, pos, fl, mb, md);
+  for (let k = 0; k < cnt; k++) if (mb[k] === b && md[k] === d) return true;
+  return false;
+}
+
+/** A (state, mask) -> count map for one layer of the plans automaton; counts saturate at cap. */
+function planMap() {
+  let cap = 64, u = new Int32Array(cap).fill(-1), flo = new Int32Array(cap), fhi = new Int32Array(cap), cnt = new Float64Array(cap), size = 0;
+  const slot = (a, lo, hi) => {
+    let h = Math.imul(a ^ Math.imul(lo, 0x85ebca6b) ^ Math.imul(hi, 0xc2b2ae35), 0x9e3779b1);
+    h ^= h >>> 15;
+    for (h &= cap - 1; u[h] >= 0 && !(u[h] === a && flo[h] === lo && fhi[h] === hi); h = (h + 1) & (cap - 1));
+    return h;
+  };
+  const m = {
+    add(a, lo, hi, c, limit) {
+      if ((size + 1) * 2 > cap) {
+        const ou = u, ol = flo, oh = fhi, oc = cnt;
+        cap *= 2; u = new Int32Array(cap).fill(-1); flo = new Int32Array(cap); fhi = new Int32Array(cap); cnt = new Float64Array(cap);
+        for (let i = 0; i < ou.length; i++) if (ou[i] >= 0) { const h = slot(ou[i], ol[i], oh[i]); u[h] = ou[i]; flo[h] = ol[i]; fhi[h] = oh[i]; cnt[h] = oc[i]; }
+      }
+      const h = slot(a, lo, hi);
+      if (u[h] < 0) { u[h] = a; flo[h] = lo; fhi[h] = hi; cnt[h] = 0; size++; }
+      cnt[h] = Math.min(limit, cnt[h] + c);
+    },
+    forEach(f) { for (let i = 0; i < cap; i++) if (u[i] >= 0) f(u[i], flo[i], fhi[i], cnt[i]); },
+  };
+  return m;
+}
+
+const lessMove = (b1, d1, b2, d2) => b1 < b2 || (b1 === b2 && d1 < d2);
+const bitOf = (lo, hi, j) => (j < 32 ? (lo >>> j) & 1 : (hi >>> (j - 32)) & 1);
+
+/**
+ * Plans (RULES.md Quality): optimal solutions up to swapping adjacent commuting moves, counted
+ * as lexicographic normal forms by graph.pyx's automaton (docs/RULES-DECISIONS.md 24): F, the
+ * moves that could still bubble left, is a bitmask over a state's DAG out-edges. Returns the
+ * count saturated at `cap`, or -1 when some state has more than 64 DAG out-edges (unknown).
+ */
+export function countPlans(g, dist, dag, cap) {
+  const c = g.c, { best, doff, dedge } = dag, nb = c.n;
+  const s = new Uint8Array(nb), sa = new Uint8Array(nb), t1 = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
+  let cur = planMap();
+  cur.add(0, 0, 0, 1, cap);
+  const same = (a, b) => { for (let i = 0; i < nb; i++) if (a[i] !== b[i]) return false; return true; };
+  for (let k = 0; k < best; k++) {
+    const nxt = planMap();
+    let unknown = false;
+    cur.forEach((u, flo, fhi, cu) => {
+      if (unknown) return;
+      const du = doff[u + 1] - doff[u];
+      if (du > 64) { unknown = true; return; }
+      s.set(g.posOf(u)); const fu = g.FL[u];
+      for (let j = 0; j < du; j++) {
+        if (bitOf(flo, fhi, j)) continue;
+        const e = dedge[doff[u] + j], v = g.to[e], mbj = g.eb[e], mdj = g.ed[e];
+        let nlo = 0, nhi = 0;
+        if (dist[v] > 0) {
+          const dv = doff[v + 1] - doff[v];
+          if (dv > 64) { unknown = true; return; }
+          const sv = g.posOf(v), fv = g.FL[v];
+          for (let t = 0; t < dv; t++) {
+            const e2 = dedge[doff[v] + t], ab = g.eb[e2], ad = g.ed[e2];
+            if (ab === mbj) continue;
+            // a may bubble left past m when it is smaller, or when it could already bubble
+            // further (it is in F at u)
+            if (!lessMove(ab, ad, mbj, mdj)) {
+              let inherit = false;
+              for (let q = 0; q < du && !inherit; q++) {
+                if (!bitOf(flo, fhi, q)) continue;
+                const e3 = dedge[doff[u] + q];
+                inherit = g.eb[e3] === ab && g.ed[e3] === ad;
+              }
+              if (!inherit) continue;
+            }
+            // commute at u: a legal at u, m legal after a, same position
+            if (!isLegal(c, s, fu, ab, ad, mb, md)) continue;
+            sa.set(s); const fa = doMove(c, sa, fu, ab, ad);
+            if (!isLegal(c, sa, fa, mbj, mdj, mb, md)) continue;
+            const fam = doMove(c, sa, fa, mbj, mdj);
+            t1.set(sv); const fva = doMove(c, t1, fv, ab, ad);
+            if (fam !== fva || !same(sa, t1)) continue;
+            if (t < 32) nlo |= 1 << t; else nhi |= 1 << (t - 32);
+          }
+        }
+        nxt.add(v, nlo, nhi, cu, cap);
+      }
+    });
+    if (unknown) return -1;
+    cur = nxt;
+  }
+  let total = 0;
+  cur.forEach((u, lo, hi, cu) => { total = Math.min(cap, total + cu); });
+  return total;
+}
+
+/** Breadth-first search from the level's start that stops at the first win (lumina.engine.solve):
+ * {outcome, optimal, moves, states}. */
+export function solveLevel(level, cap) {
+  const c = compileCore(level), g = buildGraph(c, seeds([startOf(c, level)], c.n), cap, true);
+  return solutionOf(g);
+}
+
+function solutionOf(g) {
+  if (g.firstGoal < 0) return { outcome: g.capped ? "exhausted" : "unsolvable", optimal: null, moves: [], states: g.n };
+  const moves = [];
+  for (let i = g.firstGoal; g.parent[i] >= 0; i = g.parent[i]) {
+    const p = g.parent[i], a = g.posOf(p), b = g.posOf(i);
+    let k = 0;
+    while (a[k] === b[k]) k++;
+    moves.push([k, b[k] - a[k]]);
+  }
+  moves.reverse();
+  return { outcome: "solved", optimal: moves.length, moves, states: g.n };
+}
+
+/** The same board with sand, ice and rime as crystal of the same shape and place. */
+export function crystalLevel(level) {
+  return { ...level, blocks: level.blocks.map((b) => (TWIST_KINDS.includes(b.kind) ? { ...b, kind: "crystal" } : b)) };
+}
+
+const hasTwist = (level) => level.blocks.some((b) => TWIST_KINDS.includes(b.kind));
+
+/**
+ * The measures of one level (lumina.engine.measure), from one enumeration of its component:
+ * {outcome, optimal, moves (one optimal solution: the solver's), plans, plans_capped, solutions,
+ * solutions_capped, dead_blocks, first_moves, first_moves_optimal, first_moves_legal,
+ * component_states, traps, states}. Outcome "exhausted" when the component has more than
+ * `cap` states; then nothing but `optimal` and `moves` may be known (a win met before the cap:
+ * `solved_only` is true).
+ */
+export function measureLevel(level, { cap, planCap = PLAN_CAP, solutionCap = SOLUTION_CAP }) {
+  const c = compileCore(level), start = startOf(c, level);
+  const g = buildGraph(c, seeds([start], c.n), cap);
+  const sol = solutionOf(g);
+  const legal = genMoves(c, start.pos, start.fl, new Int8Array(256), new Int8Array(256));
+  if (g.capped) {
+    return { outcome: sol.outcome === "solved" ? "solved" : "exhausted", solved_only: sol.outcome === "solved",
+      optimal: sol.optimal, moves: sol.moves, states: g.n, component_states: null, first_moves_legal: legal, graph: null };
+  }
+  const dist = distToGoal(g, !c.twist);
+  let traps = 0;
+  for (let i = 0; i < g.n; i++) if (dist[i] < 0) traps++;
+  const common = { component_states: g.n, traps, first_moves_legal: legal, states: g.n, graph: { g, dist } };
+  const dag = optimalDag(g, dist);
+  if (!dag) {
+    return { outcome: "unsolvable", optimal: null, moves: [], plans: 0, plans_capped: false, solutions: 0,
+      solutions_capped: false, dead_blocks: level.blocks.map((_, i) => i), first_moves: [], first_moves_optimal: 0, ...common };
+  }
+  const { best, doff, dedge } = dag, moved = new Uint8Array(c.n), count = new Float64Array(g.n), scap = solutionCap + 1;
+  for (let k = 0; k < doff[g.n]; k++) moved[g.eb[dedge[k]]] = 1;
+  for (let i = g.n - 1; i >= 0; i--) {   // raw count, deepest layer first
+    if (g.depth[i] + dist[i] !== best) continue;
+    if (dist[i] === 0) { count[i] = 1; continue; }
+    let total = 0;
+    for (let e = doff[i]; e < doff[i + 1]; e++) total = Math.min(scap, total + count[g.to[dedge[e]]]);
+    count[i] = total;
+  }
+  const plansRaw = countPlans(g, dist, dag, planCap + 1);
+  const first = [];
+  for (let e = doff[0]; e < doff[1]; e++) {
+    const m = [g.eb[dedge[e]], g.ed[dedge[e]]];
+    if (!first.some((f) => f[0] === m[0] && f[1] === m[1])) first.push(m);
+  }
+  first.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return {
+    outcome: "solved", optimal: best, moves: sol.moves,
+    plans: plansRaw < 0 ? planCap : Math.min(plansRaw, planCap), plans_capped: plansRaw < 0 || plansRaw > planCap,
+    solutions: Math.min(count[0], solutionCap), solutions_capped: count[0] > solutionCap,
+    dead_blocks: level.blocks.map((_, i) => i).filter((i) => !moved[i]),
+    first_moves: first, first_moves_optimal: first.length, ...common, dag,
+  };
+}
+
+/** Crystal par (lumina.engine's _crystal_optimal): null when the level has no sand, ice or rime,
+ * or when the crystal board is unsolvable or over `cap`. {crystal_optimal, states}. */
+export function crystalPar(level, cap) {
+  if (!hasTwist(level)) return { crystal_optimal: null, states: 0 };
+  const s = solveLevel(crystalLevel(level), cap);
+  return { crystal_optimal: s.optimal, states: s.states };
+}
+
+/**
+ * The board's deepest start (RULES.md "The hardest start"; lumina.engine.exact_sweep): every
+ * arrangement reachable from the level's by crystal slides, each with the fresh twist state
+ * (sand unspent, rime frozen unless the key touches it), filed by its exact real par.
+ * {complete, positions, states, deepest (over binding starts on twist boards, as the level's
+ * `deepest`), deepest_any, deepest_binding, binding, start: block positions [[x, y], ...] of
+ * the first deepest start met (null when none)}.
+ */
+export function deepestStart(level, cap, measured = null) {
+  const twist = hasTwist(level), flat = crystalLevel(level), fc = compileCore(flat);
+  // a crystal board's crystal component is its own component: reuse the measured graph
+  const reuse = !twist && measured && measured.graph;
+  const cg = reuse ? measured.graph.g : buildGraph(fc, seeds([startOf(fc, flat)], fc.n), cap);
+  if (cg.capped) return { complete: false, positions: cg.n, states: 0, deepest: null, start: null };
+  const cdist = reuse ? measured.graph.dist : distToGoal(cg, true);
+  let rg = null, rdist = null;
+  const npos = cg.n;
+  if (twist) {
+    const rc = compileCore(level), FL = new Int32Array(npos);
+    for (let i = 0; i < npos; i++) FL[i] = thaw(rc, cg.posOf(i), 0);
+    rg = buildGraph(rc, { count: npos, P: cg.P, FL }, cap);
+    if (rg.capped) return { complete: false, positions: npos, states: rg.n, deepest: null, start: null };
+    rdist = distToGoal(rg, false);
+  }
+  let deepest = 0, binding = 0, deepestBinding = 0, at = -1, atBinding = -1;
+  for (let i = 0; i < npos; i++) {
+    const cpar = cdist[i];
+    // the real graph was seeded with the starts in this order, so start i is state i there
+    const par = twist ? rdist[i] : cpar;
+    if (par < 0) continue;
+    if (par > deepest) { deepest = par; at = i; }
+    if (par > cpar) { binding++; if (par > deepestBinding) { deepestBinding = par; atBinding = i; } }
+  }
+  const pick = twist ? atBinding : at;
+  const where = (i) => level.blocks.map((b, k) => {
+    const p = cg.posOf(i)[k];
+    return fc.horiz[k] ? [p, b.y] : [b.x, p];
+  });
+  return {
+    complete: true, positions: npos, states: reuse ? 0 : twist ? npos + rg.n : npos,
+    deepest: twist ? deepestBinding : deepest, deepest_any: deepest, deepest_binding: deepestBinding, binding,
+    start: pick >= 0 ? where(pick) : null,
+  };
+}
+
+/** The level's `analysis` record as a pack stores it (lumina.judge.analysis) from measureLevel's
+ * result `m` and the crystal par; null unless the level was solved and measured. */
+export function analysisRecord(level, m, crystal) {
+  if (m.outcome !== "solved" || m.component_states == null) return null;
+  const a = {
+    plans: m.plans, plans_capped: m.plans_capped, solutions: m.solutions, solutions_capped: m.solutions_capped,
+    dead_blocks: m.dead_blocks, dead_share: deadShare(level, m.dead_blocks),
+  };
+  if (crystal != null) a.crystal_optimal = crystal;
+  return Object.assign(a, {
+    first_moves_optimal: m.first_moves_optimal, first_moves_legal: m.first_moves_legal,
+    component_states: m.component_states, traps: m.traps, family: familyKey(level),
+  });
+}
+
+// ------------------------------------------------------------------ the family key (judge.family_key)
+
+const SYMS = [];
+for (const t of [false, true]) for (const fx of [false, true]) for (const fy of [false, true]) SYMS.push([t, fx, fy]);
+const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const cmpTuple = (a, b) => { for (let i = 0; i < a.length; i++) { const r = cmp(a[i], b[i]); if (r) return r; } return 0; };
+
+/** The board's canonical text, the same under every symmetry of the grid and translation
+ * (lumina.judge.family_key, held to it by the parity vectors): a pack level's `family`. */
+export function familyKey(level) {
+  const W = level.width, H = level.height, key = level.blocks.find((b) => b.kind === "key");
+  const ex = { left: [-1, level.exit.index], right: [W, level.exit.index], top: [level.exit.index, -1], bottom: [level.exit.index, H] }[level.exit.side];
+  let bestText = null;
+  for (const [t, fx, fy] of SYMS) {
+    const w = t ? H : W, h = t ? W : H;
+    const point = (x, y) => { if (t) [x, y] = [y, x]; return [fx ? w - 1 - x : x, fy ? h - 1 - y : y]; };
+    const vec = (dx, dy) => { if (t) [dx, dy] = [dy, dx]; return [fx ? -dx : dx, fy ? -dy : dy]; };
+    const unvec = (dx, dy) => { dx = fx ? -dx : dx; dy = fy ? -dy : dy; return t ? [dy, dx] : [dx, dy]; };
+    const rect = (x, y, bw, bh) => { const [ax, ay] = point(x, y), [bx, by] = point(x + bw - 1, y + bh - 1); return [Math.min(ax, bx), Math.min(ay, by), Math.abs(bx - ax) + 1, Math.abs(by - ay) + 1]; };
+    const tilt = (tl) => { let [dx, dy] = unvec(1, 0); [dx, dy] = tl === "/" ? [-dy, -dx] : [dy, dx]; const [vx, vy] = vec(dx, dy); return vx === 0 && vy === -1 ? "/" : "\\"; };
+    let beam = null;
+    if (level.beam) {
+      const [sx, sy] = { E: [key.x + key.w, key.y + level.beam.offset], W: [key.x - 1, key.y + level.beam.offset],
+        S: [key.x + level.beam.offset, key.y + key.h], N: [key.x + level.beam.offset, key.y - 1] }[level.beam.dir];
+      const v = vec(...STEP[level.beam.dir]), dir = Object.keys(STEP).find((d) => STEP[d][0] === v[0] && STEP[d][1] === v[1]);
+      beam = [dir, ...point(sx, sy)];
+    }
+    const blocks = level.blocks.map((b) => [b.kind, ...rect(b.x, b.y, b.w, b.h)]);
+    const walls = (level.walls || []).map(([x, y]) => point(x, y));
+    const mirrors = (level.mirrors || []).map((m) => [...point(m.x, m.y), tilt(m.tilt)]);
+    const xs = [...blocks.map((b) => b[1]), ...walls.map((p) => p[0]), ...mirrors.map((m) => m[0])];
+    const ys = [...blocks.map((b) => b[2]), ...walls.map((p) => p[1]), ...mirrors.map((m) => m[1])];
+    const ox = xs.length ? Math.min(...xs) : 0, oy = ys.length ? Math.min(...ys) : 0;
+    const [exx, exy] = point(...ex);
+    const parts = [`${w}x${h}:${level.win || "exit"}`, `e${exx - ox},${exy - oy}`];
+    if (beam) parts.push(`b${beam[0]}${beam[1] - ox},${beam[2] - oy}`);
+    parts.push([...blocks].sort(cmpTuple).map(([k, x, y, bw, bh]) => `${k[0]}${x - ox},${y - oy},${bw},${bh}`).join("."));
+    parts.push("w" + [...walls].sort(cmpTuple).map(([x, y]) => `${x - ox},${y - oy}`).join("."));
+    parts.push("m" + [...mirrors].sort(cmpTuple).map(([x, y, tl]) => `${x - ox},${y - oy}${tl === "/" ? "f" : "b"}`).join("."));
+    const text = parts.join(":");
+    if (bestText === null || text < bestText) bestText = text;
+  }
+  return bestText;
+}
+
+/** judge.dead_share: dead non-key blocks / non-key blocks, rounded to 4 places (0 when none). */
+export function deadShare(level, dead) {
+  const others = level.blocks.filter((b) => b.kind !== "key").length;
+  const n = new Set(dead.filter((i) => level.blocks[i].kind !== "key")).size;
+  return others ? Math.round((n / others) * 10000) / 10000 : 0;
+}
