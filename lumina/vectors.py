@@ -9,6 +9,14 @@ module the site's pages import (`templates/static/engine.js`).
 It also carries the site's rules as `lumina.sitedata` defines them: `site` (the #site-data
 object every page embeds), `days` (calendar dates and their daily-pool index) and `stars`
 (moves, par, helped -> stars), which `tests/js/core.test.mjs` replays through core.js.
+
+For the level editor's measures (`templates/static/measure.js`, replayed by
+`tests/js/measure.test.mjs`): `measures`, per level (seeded random small levels of every
+kind, and a spread of the committed ones), what Python's engine says of it within
+`budget` states (the solver's default cap, the editor's budget): outcome, par and the
+solver's solution, plans, raw solutions, first moves, traps, crystal par, dead blocks, the
+board's deepest start (`exact_sweep`: over binding starts on twist boards), the pack's
+analysis record (`judge.analysis`) and the level page's "why it's hard" words.
 """
 from __future__ import annotations
 
@@ -20,10 +28,12 @@ from typing import Sequence
 
 import datetime as _dt
 
-from lumina import sitedata
+from lumina import judge, sitedata
 from lumina.cli import run
-from lumina.engine import Board, Outcome, solve
-from lumina.model import Block
+from lumina.desc import from_desc
+from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.verify import default_paths
 from lumina.worlds import DAILY_EPOCH, DAILY_POOL, TUTORIALS
@@ -91,6 +101,136 @@ def star_vectors() -> list[dict]:
             for par in (1, 7) for m in range(par, par + 5) for h in (False, True)]
 
 
+# ---------------------------------------------------------------------- the editor's measures
+
+#: Block kinds of each family of random levels (the key comes first, always).
+MEASURE_FAMILIES = {"crystal": ("crystal",), "sand": ("crystal", "sand"), "ice": ("crystal", "ice"),
+                    "rime": ("crystal", "rime"), "mixed": ("crystal", "sand", "ice", "rime"),
+                    "beam": ("crystal", "crystal", "sand", "ice")}
+RANDOM_PER_FAMILY = 8
+RANDOM_COMPONENT = 20_000       # random levels are kept only when their component is this small
+#: Boards whose component is far over a small cap (measured with cap SMALL_CAP): one that
+#: exhausts it, and one whose win is met before the cap (a proved par, nothing measured).
+SMALL_CAP = 20_000
+OVER_CAP = ("8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C4021C6312-w20",
+            "8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C6312")
+
+
+def random_level(rng: random.Random, family: str, id: str, solved: bool = False) -> Level | None:
+    """A small seeded random level of `family` (a key of 2 on a 4-6 x 4-6 grid, up to 3-9
+    blocks of length 2-3, up to 2 walls; beam levels with 1-3 mirrors), or None when the draw is not
+    a valid level. `solved`: a layout already won (the key at the lantern, or its light
+    leaving through it), for `exact_sweep` to start from."""
+    W, H = rng.randint(4, 6), rng.randint(4, 6)
+    beam = family == "beam"
+    side = rng.choice(SIDES)
+    across = side in ("left", "right")
+    index = rng.randrange(H if across else W)
+    if beam or across:
+        x = (0 if side == "left" else W - 2) if solved and not beam else rng.randrange(W - 1)
+        key = Block(kind="key", x=x, y=index if across else rng.randrange(H), w=2, h=1)
+    else:
+        y = (0 if side == "top" else H - 2) if solved else rng.randrange(H - 1)
+        key = Block(kind="key", x=index, y=y, w=1, h=2)
+    taken = set(key.cells())
+    light = Beam(dir=rng.choice(tuple(BEAM_STEP)), offset=0) if beam else None
+    mirrors: tuple[Mirror, ...] = ()
+    exit_ = Exit(side=side, index=index)
+    if beam:
+        drawn = random_light(rng, W, H, key, light, (1, 3))
+        if drawn is None:
+            return None
+        path, placed, exit_ = drawn
+        mirrors = tuple(placed)
+        taken.update(path)        # blockers keep off the light, so the layout is won
+    blocks = [key]
+    want = rng.randint(3, 9)
+    for _ in range(40):
+        if len(blocks) > want:
+            break
+        n = rng.choice((2, 2, 3))
+        w, h = (n, 1) if rng.random() < 0.5 else (1, n)
+        if w > W or h > H:
+            continue
+        b = Block(kind=rng.choice(MEASURE_FAMILIES[family]), x=rng.randrange(W - w + 1), y=rng.randrange(H - h + 1), w=w, h=h)
+        if taken.isdisjoint(b.cells()):
+            blocks.append(b)
+            taken.update(b.cells())
+    free = sorted({(x, y) for x in range(W) for y in range(H)} - taken)
+    rng.shuffle(free)
+    walls = tuple(sorted(free[:rng.randint(0, 2)]))
+    try:
+        return Level(id=id, width=W, height=H, exit=exit_, blocks=tuple(blocks), walls=walls,
+                     mirrors=mirrors, win="beam" if beam else "exit", beam=light)
+    except LevelError:
+        return None
+
+
+def random_levels(seed: int) -> list[Level]:
+    """RANDOM_PER_FAMILY levels of each family whose components stay small: most are the
+    deepest start of a random won layout (`exact_sweep`), the rest raw random draws (often
+    unsolvable, or won in a move or two)."""
+    rng = random.Random(f"measures:{seed}")
+    out = []
+    for family in MEASURE_FAMILIES:
+        got = 0
+        while got < RANDOM_PER_FAMILY:
+            swept = got < RANDOM_PER_FAMILY - 2
+            lv = random_level(rng, family, f"r-{family}-{got}", solved=swept)
+            if lv is None:
+                continue
+            if swept:       # the deepest start, a binding one when the twists can bind
+                sw = exact_sweep(lv, per_depth=1, seed=seed, state_cap=RANDOM_COMPONENT,
+                                 binding_only=family in ("sand", "ice", "rime", "mixed"))
+                if not sw.complete or not sw.harvest:
+                    sw = exact_sweep(lv, per_depth=1, seed=seed, state_cap=RANDOM_COMPONENT)
+                if not sw.complete or not sw.harvest:
+                    continue
+                lv = level_at(lv, sw.harvest[max(sw.harvest)][0].state, lv.id)
+            if measure(lv, state_cap=RANDOM_COMPONENT).outcome is Outcome.EXHAUSTED:
+                continue
+            out.append(lv)
+            got += 1
+    return out
+
+
+def committed_sample(levels: Sequence[Level]) -> list[Level]:
+    """Committed levels for the measures vectors: every tutorial, and per pack its 2nd, 10th
+    and 20th levels and its last (each pack's hardest)."""
+    by_pack: dict[str, list[Level]] = {}
+    for lv in levels:
+        by_pack.setdefault(lv.id.split("-")[0], []).append(lv)
+    out = []
+    for pack in sorted(by_pack):
+        lvs = by_pack[pack]
+        picks = {1, 9, 19, len(lvs) - 1}
+        out.extend(lvs[i] for i in sorted(picks) if i < len(lvs))
+    return out
+
+
+def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
+    """What Python says of `lv` within `cap` states, in the editor's terms (measure.js)."""
+    core = {k: v for k, v in lv.to_json().items() if k not in ("analysis", "optimal", "solution", "tutorial", "name")}
+    sol = solve(lv, state_cap=cap)
+    m = measure(lv, state_cap=cap)
+    out: dict = {"level": core, "cap": cap, "outcome": sol.outcome.value, "optimal": sol.optimal,
+                 "moves": [list(mv) for mv in sol.moves], "measured": m.outcome is not Outcome.EXHAUSTED}
+    if out["measured"]:
+        out.update(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
+                   solutions_capped=m.solutions_capped, dead_blocks=list(m.dead_blocks),
+                   first_moves=[list(mv) for mv in m.first_moves], first_moves_legal=m.first_moves_legal,
+                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal)
+    twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
+    sw = exact_sweep(lv, per_depth=0, state_cap=cap)
+    out["deepest"] = (sw.deepest_binding if twist else sw.deepest) if sw.complete else None
+    if m.outcome is Outcome.SOLVED:
+        a = judge.analysis(lv, m)
+        solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
+        out["analysis"] = solved.to_json()["analysis"]
+        out["why"] = [list(p) for p in why_hard(solved)]
+    return out
+
+
 def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     rng = random.Random(seed)
     levels = list(TUTORIALS.values())
@@ -103,8 +243,11 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
         if lv.solution is not None and lv.optimal is not None:
             solutions.append({"level": core, "optimal": lv.optimal,
                               "solution": [list(m) for m in lv.solution]})
+    sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
-            "days": day_vectors(), "stars": star_vectors()}
+            "days": day_vectors(), "stars": star_vectors(),
+            "budget": DEFAULT_STATE_CAP, "measures": [measure_vector(lv) for lv in sample]
+            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)]}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -116,7 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = build_vectors(args.packs or default_paths(), args.seed)
     atomic_write(args.out, json.dumps(data, separators=(",", ":")) + "\n")
     n = sum(len(c["states"]) for c in data["cases"])
-    print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions")
+    print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions, "
+          f"{len(data['measures'])} measured levels")
     return 0
 
 
