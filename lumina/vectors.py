@@ -16,7 +16,10 @@ kind, and a spread of the committed ones), what Python's engine says of it withi
 `budget` states (the solver's default cap, the editor's budget): outcome, par and the
 solver's solution, plans, raw solutions, first moves, traps, crystal par, dead blocks, the
 board's deepest start (`exact_sweep`: over binding starts on twist boards), the pack's
-analysis record (`judge.analysis`) and the level page's "why it's hard" words.
+analysis record (`judge.analysis`) and the level page's "why it's hard" words. And `edits`:
+the editor model's edits (`EDIT_CASES`) with the Python reader's one line on each result,
+which `tests/js/editor-model.test.mjs` holds the model's refusals to; `rush`: Rush Hour
+boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ import datetime as _dt
 
 from lumina import judge, sitedata
 from lumina.cli import run
-from lumina.desc import from_desc
+from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
 from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
@@ -231,6 +234,106 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
     return out
 
 
+# ---------------------------------------------------------------------- the editor's edits
+
+EDIT_BASES = {"exit": "6x6-R2-K0221C3113-w55", "beam": "6x6-R2-K0221C3113-m41f-bE0",
+              "full": "8x8-R0-K0021C2021C4021C0121C2121C4121C0321C2321C4321C0521C2521C4521C0721C2721C4721C6721"}
+
+
+def _place(lv: dict, kind: str, x: int, y: int, w: int, h: int) -> None:
+    lv["blocks"].append({"kind": kind, "x": x, "y": y, "w": w, "h": h})
+
+
+def _mirror(lv: dict, x: int, y: int, tilt: str) -> None:
+    found = [m for m in lv.setdefault("mirrors", []) if (m["x"], m["y"]) == (x, y)]
+    if found:
+        found[0]["tilt"] = tilt
+    else:
+        lv["mirrors"].append({"x": x, "y": y, "tilt": tilt})
+
+
+def _win(lv: dict, win: str) -> None:
+    if win == "beam":
+        lv["win"] = "beam"
+        lv.setdefault("beam", {"dir": "E", "offset": 0})
+    else:
+        lv.pop("win", None)
+        lv.pop("beam", None)
+
+
+#: The editor model's edits (templates/static/editor-model.js), each applied to a level's JSON
+#: as the model applies it: name -> function(level dict, *args).
+EDIT_OPS = {
+    "place": _place,
+    "move": lambda lv, i, x, y: lv["blocks"][i].update(x=x, y=y),
+    "reshape": lambda lv, i, x, y, w, h: lv["blocks"][i].update(x=x, y=y, w=w, h=h),
+    "turn": lambda lv, i: lv["blocks"][i].update(w=lv["blocks"][i]["h"], h=lv["blocks"][i]["w"]),
+    "setKind": lambda lv, i, kind: lv["blocks"][i].update(kind=kind),
+    "remove": lambda lv, i: lv["blocks"].pop(i),
+    "wall": lambda lv, x, y: lv.setdefault("walls", []).append([x, y]),
+    "mirror": _mirror,
+    "lantern": lambda lv, side, index: lv.update(exit={"side": side, "index": index}),
+    "setWin": _win,
+    "emitter": lambda lv, d, offset: lv.update(beam={"dir": d, "offset": offset}),
+    "resize": lambda lv, w, h: lv.update(width=w, height=h),
+}
+
+#: (base, edit, args): overlaps, blocks off the grid, square blocks, a second key, a 17th
+#: block, mirrors on an exit level, lanterns off the boundary or out of the key's reach,
+#: emitters off the key's edge, grids too small, and edits that are fine.
+EDIT_CASES = (
+    ("exit", "place", ["crystal", 1, 1, 1, 3]), ("exit", "place", ["crystal", 4, 4, 2, 2]),
+    ("exit", "place", ["crystal", 5, 4, 2, 1]), ("exit", "place", ["key", 4, 0, 2, 1]),
+    ("exit", "place", ["sand", 4, 0, 2, 1]), ("exit", "move", [1, 3, 4]), ("exit", "move", [1, 4, 1]),
+    ("exit", "move", [1, 5, 3]), ("exit", "reshape", [1, 3, 1, 1, 1]), ("exit", "reshape", [1, 3, 0, 1, 4]),
+    ("exit", "turn", [1]), ("exit", "turn", [0]), ("exit", "setKind", [1, "ice"]), ("exit", "setKind", [1, "key"]),
+    ("exit", "remove", [0]), ("exit", "remove", [1]), ("exit", "wall", [0, 2]), ("exit", "wall", [4, 4]),
+    ("exit", "mirror", [4, 4, "/"]), ("exit", "lantern", ["bottom", 0]), ("exit", "lantern", ["right", 4]),
+    ("exit", "lantern", ["right", 6]), ("exit", "lantern", ["left", 2]), ("exit", "resize", [4, 4]),
+    ("exit", "resize", [8, 7]), ("exit", "resize", [3, 6]), ("exit", "resize", [6, 9]), ("exit", "setWin", ["beam"]),
+    ("beam", "mirror", [4, 1, "\\"]), ("beam", "mirror", [3, 2, "/"]), ("beam", "setWin", ["exit"]),
+    ("beam", "emitter", ["N", 1]), ("beam", "emitter", ["E", 1]), ("beam", "emitter", ["S", 2]),
+    ("beam", "turn", [0]), ("beam", "lantern", ["top", 5]), ("full", "place", ["crystal", 6, 0, 2, 1]),
+    ("full", "remove", [15]),
+)
+
+
+def edit_vectors() -> list[dict]:
+    """Each edit of EDIT_CASES: the level before and after it, and the Python reader's one
+    line on the level after it (null: a valid level)."""
+    out = []
+    for base, op, args in EDIT_CASES:
+        before = from_desc(EDIT_BASES[base]).to_json()
+        after = json.loads(json.dumps(before))
+        EDIT_OPS[op](after, *args)
+        after = {k: v for k, v in after.items() if v != []}
+        try:
+            Level.from_json(after)
+            message = None
+        except LevelError as e:
+            message = str(e)
+        out.append({"before": before, "op": op, "args": args, "after": after, "message": message})
+    return out
+
+
+#: Rush Hour boards the editor imports (`o` or `.` empty, `x` a wall), good and bad.
+RUSH_BOARDS = ("ooooBoooooBoAAooBooooooooooooooooooo", "....B.....B.AA..B...................",
+               "ooooBoxoooBoAAooBooooooooooooooooooo", "BBoCCoDDEoFoAAEoFoGGGHHoIIoJoooKKJoo",
+               "ooooBoooooBoAAooBoooooooooooooooooo", "ooooBBooooBoAAooBooooooooooooooooooo",
+               "oooo#oooooBoAAooBooooooooooooooooooo", "ooooBoooooBoooooBooooooooooooooooooo")
+
+
+def rush_vectors() -> list[dict]:
+    """Each of RUSH_BOARDS: its level's desc, or the Python reader's one line."""
+    out = []
+    for board in RUSH_BOARDS:
+        try:
+            out.append({"board": board, "desc": from_rush_hour(board).desc(), "message": None})
+        except LevelError as e:
+            out.append({"board": board, "desc": None, "message": str(e)})
+    return out
+
+
 def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     rng = random.Random(seed)
     levels = list(TUTORIALS.values())
@@ -247,7 +350,8 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
             "days": day_vectors(), "stars": star_vectors(),
             "budget": DEFAULT_STATE_CAP, "measures": [measure_vector(lv) for lv in sample]
-            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)]}
+            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)],
+            "edits": edit_vectors(), "rush": rush_vectors()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -111,6 +111,7 @@ function draw() {
   make("div", "lb-lantern lb-" + side, grid).setAttribute("aria-hidden", "true");
   const cur = make("div", "ed-cursor", grid, { _x: cursor[0], _y: cursor[1] });
   cur.setAttribute("aria-hidden", "true");
+  cur.dataset.at = JSON.stringify(cursor);
   if (drag && drag.preview) {
     const p = drag.preview;
     make("div", "ed-preview", grid, { _x: p.x, _y: p.y, _w: p.w, _h: p.h });
@@ -241,7 +242,8 @@ function down(e) {
   cursor = c0;
   const what = model.at(...c0), onGrid = c0[0] >= 0 && c0[1] >= 0 && c0[0] < lv.width && c0[1] < lv.height;
   drag = { id: e.pointerId, c0, c1: c0, mode: "tap", preview: null };
-  if (handle) {
+  const inBlock = (i) => { const b = lv.blocks[i]; return b && c0[0] >= b.x && c0[0] < b.x + b.w && c0[1] >= b.y && c0[1] < b.y + b.h; };
+  if (handle && !inBlock(+handle.dataset.handle)) {
     drag.mode = "resize"; drag.i = +handle.dataset.handle;
   } else if (tool === "move" && what && what.type === "block") {
     const b = lv.blocks[what.index];
