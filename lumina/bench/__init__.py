@@ -29,6 +29,7 @@ BENCHMARKS: tuple[tuple[str, str], ...] = (
     ("cluster", "a daily pool: local process pool vs a local Dask cluster"),
     ("site", "site build time and page weight"),
     ("playtest", "lumina.playtest over 100,000 simulated attempts: time and peak memory"),
+    ("editor", "the level editor's verdicts (measure.js under Node.js) vs lumina.engine"),
 )
 
 ROOT = Path(__file__).resolve().parents[2]
