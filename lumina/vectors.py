@@ -252,6 +252,16 @@ def _mirror(lv: dict, x: int, y: int, tilt: str) -> None:
         lv["mirrors"].append({"x": x, "y": y, "tilt": tilt})
 
 
+def _shift(lv: dict, x0: int, y0: int, x: int, y: int) -> None:
+    for w in lv.get("walls", []):
+        if w == [x0, y0]:
+            w[:] = [x, y]
+            return
+    for m in lv.get("mirrors", []):
+        if (m["x"], m["y"]) == (x0, y0):
+            m.update(x=x, y=y)
+
+
 def _win(lv: dict, win: str) -> None:
     if win == "beam":
         lv["win"] = "beam"
@@ -271,6 +281,7 @@ EDIT_OPS = {
     "setKind": lambda lv, i, kind: lv["blocks"][i].update(kind=kind),
     "remove": lambda lv, i: lv["blocks"].pop(i),
     "wall": lambda lv, x, y: lv.setdefault("walls", []).append([x, y]),
+    "shift": _shift,
     "mirror": _mirror,
     "lantern": lambda lv, side, index: lv.update(exit={"side": side, "index": index}),
     "setWin": _win,
@@ -291,6 +302,8 @@ EDIT_CASES = (
     ("exit", "mirror", [4, 4, "/"]), ("exit", "lantern", ["bottom", 0]), ("exit", "lantern", ["right", 4]),
     ("exit", "lantern", ["right", 6]), ("exit", "lantern", ["left", 2]), ("exit", "resize", [4, 4]),
     ("exit", "resize", [8, 7]), ("exit", "resize", [3, 6]), ("exit", "resize", [6, 9]), ("exit", "setWin", ["beam"]),
+    ("exit", "shift", [5, 5, 4, 5]), ("exit", "shift", [5, 5, 3, 3]), ("exit", "shift", [5, 5, 6, 5]),
+    ("beam", "shift", [4, 1, 4, 4]), ("beam", "shift", [4, 1, 0, 2]),
     ("beam", "mirror", [4, 1, "\\"]), ("beam", "mirror", [3, 2, "/"]), ("beam", "setWin", ["exit"]),
     ("beam", "emitter", ["N", 1]), ("beam", "emitter", ["E", 1]), ("beam", "emitter", ["S", 2]),
     ("beam", "turn", [0]), ("beam", "lantern", ["top", 5]), ("full", "place", ["crystal", 6, 0, 2, 1]),

@@ -177,6 +177,13 @@ export function createModel(start = emptyLevel()) {
       });
     },
     wall(x, y) { return edit((lv) => { lv.walls.push([x, y]); }); },
+    /** Move the wall or mirror on cell (x0, y0) to cell (x, y). */
+    shift(x0, y0, x, y) {
+      return edit((lv) => {
+        const w = lv.walls.find((q) => q[0] === x0 && q[1] === y0), m = lv.mirrors.find((q) => q.x === x0 && q.y === y0);
+        if (w) { w[0] = x; w[1] = y; } else if (m) { m.x = x; m.y = y; } else return { ok: false, reason: `no wall or mirror on cell (${x0}, ${y0})` };
+      });
+    },
     /** A mirror on (x, y): on a cell that holds one, its tilt changes. */
     mirror(x, y, tilt) {
       return edit((lv) => {

@@ -249,6 +249,8 @@ function down(e) {
     const b = lv.blocks[what.index];
     selected = what.index;
     drag.mode = "move"; drag.i = what.index; drag.grab = [c0[0] - b.x, c0[1] - b.y];
+  } else if (tool === "move" && what) {
+    drag.mode = "shift";             // a wall or a mirror
   } else if (BLOCK_TOOLS.includes(tool) && onGrid && !what) {
     drag.mode = "draw";
   }
@@ -267,7 +269,7 @@ function moved(e) {
   } else if (drag.mode === "resize") {
     const b = lv.blocks[drag.i];
     drag.preview = { x: b.x, y: b.y, w: Math.max(1, c[0] - b.x + 1), h: Math.max(1, c[1] - b.y + 1) };
-  }
+  } else if (drag.mode === "shift") drag.preview = { x: c[0], y: c[1], w: 1, h: 1 };
   draw();
 }
 
@@ -287,6 +289,8 @@ function up(e) {
     if (!d.preview) { draw(); return; }
     const p = d.preview;
     if (!act(model.reshape(d.i, p.x, p.y, p.w, p.h))) draw();
+  } else if (d.mode === "shift" && !still) {
+    if (!act(model.shift(...d.c0, ...d.c1))) draw();
   } else if (still) {
     useTool(tool, ...d.c0);
   } else draw();
@@ -301,10 +305,12 @@ function keys(e) {
   if ((e.ctrlKey || e.metaKey) && !dir) return;   // undo/redo: the document's handler
   if (dir) {
     e.preventDefault();
-    if (e.shiftKey && block >= 0) {
-      const b = lv.blocks[block];
-      selected = block;
-      if (act(model.move(block, b.x + dir[0], b.y + dir[1]))) { cursor = [cursor[0] + dir[0], cursor[1] + dir[1]]; draw(); }
+    if (e.shiftKey && what) {
+      const [x, y] = cursor, to = [x + dir[0], y + dir[1]];
+      let r;
+      if (block >= 0) { const b = lv.blocks[block]; selected = block; r = model.move(block, b.x + dir[0], b.y + dir[1]); }
+      else r = model.shift(x, y, ...to);
+      if (act(r)) { cursor = to; draw(); }
       return;
     }
     if ((e.altKey || e.ctrlKey) && block >= 0) {
