@@ -505,7 +505,48 @@ export function measureLevel(level, { cap, planCap = PLAN_CAP, solutionCap = SOL
     solutions: Math.min(count[0], solutionCap), solutions_capped: count[0] > solutionCap,
     dead_blocks: level.blocks.map((_, i) => i).filter((i) => !moved[i]),
     first_moves: first, first_moves_optimal: first.length, ...common, dag,
+    forced: forcedMoves(g, dag, sol.moves), optional_twist: optionalTwist(g, dist, dag),
   };
+}
+
+/** Moves of `moves` (an optimal solution from the start) made from a position with exactly
+ * one optimal move: one out-edge in the optimal DAG (docs/RULES-DECISIONS.md 30). */
+export function forcedMoves(g, dag, moves) {
+  const { doff, dedge } = dag;
+  let u = 0, out = 0;
+  for (const [b, d] of moves) {
+    out += doff[u + 1] - doff[u] === 1;
+    let next = -1;
+    for (let e = doff[u]; e < doff[u + 1]; e++) if (g.eb[dedge[e]] === b && g.ed[dedge[e]] === d) next = g.to[dedge[e]];
+    if (next < 0) return null;   // not an optimal solution
+    u = next;
+  }
+  return out;
+}
+
+/** Some optimal solution moves no sand, ice or rime block: a win reached from the start along
+ * optimal-DAG edges of other blocks (docs/RULES-DECISIONS.md 31); false without twists. */
+export function optionalTwist(g, dist, dag) {
+  const c = g.c, { doff, dedge } = dag, reach = new Uint8Array(g.n);
+  if (!c.twist) return false;
+  reach[0] = 1;
+  for (let u = 0; u < g.n; u++) {     // breadth-first order: every edge runs one layer on
+    if (!reach[u]) continue;
+    if (dist[u] === 0) return true;
+    for (let e = doff[u]; e < doff[u + 1]; e++) {
+      const k = c.kind[g.eb[dedge[e]]];
+      if (k !== SAND && k !== ICE && k !== RIME) reach[g.to[dedge[e]]] = 1;
+    }
+  }
+  return false;
+}
+
+/** The level's label (lumina.model.Level.mechanics): every twist kind on the board in the order
+ * sand, ice, rime, then "beam" on a beam level; ["crystal"] when neither. */
+export function mechanics(level) {
+  const out = TWIST_KINDS.filter((k) => level.blocks.some((b) => b.kind === k));
+  if (level.win === "beam") out.push("beam");
+  return out.length ? out : ["crystal"];
 }
 
 /** Crystal par (lumina.engine's _crystal_optimal): null when the level has no sand, ice or rime,
