@@ -34,7 +34,7 @@ import datetime as _dt
 from lumina import judge, sitedata
 from lumina.cli import run
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
 from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
@@ -362,7 +362,8 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
             "days": day_vectors(), "stars": star_vectors(),
-            "budget": DEFAULT_STATE_CAP, "measures": [measure_vector(lv) for lv in sample]
+            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP},
+            "measures": [measure_vector(lv) for lv in sample]
             + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)],
             "edits": edit_vectors(), "rush": rush_vectors()}
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from lumina.bench import median
 from lumina.cli import UsageError
-from lumina.engine import DEFAULT_STATE_CAP, exact_sweep, measure
+from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, exact_sweep, measure
 from lumina.packfile import read_pack
 from lumina.render.site import ROOT
 from lumina.verify import default_paths
@@ -32,13 +32,13 @@ MEASURE_JS = ROOT / "templates" / "static" / "measure.js"
 # The worker's stages, run `runs` times per level after `warm` runs; prints JSON lines.
 SCRIPT = """
 const M = await import(process.argv[1]);
-const [levels, cap, runs, warm] = JSON.parse(process.argv[2]);
+const [levels, limits, runs, warm] = JSON.parse(process.argv[2]), cap = limits.cap;
 for (const lv of levels) {
   const ms = [];
   let m, d;
   for (let r = 0; r < warm + runs; r++) {
     const t = performance.now();
-    m = M.measureLevel(lv, { cap });
+    m = M.measureLevel(lv, limits);
     const cp = M.crystalPar(lv, cap);
     M.analysisRecord(lv, m, cp.crystal_optimal);
     d = M.deepestStart(lv, cap, m);
@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     chosen = [lv for lv in levels if lv.id in picks]
     core = [{k: v for k, v in lv.to_json().items() if k not in ("analysis", "solution", "optimal")} for lv in chosen]
     proc = subprocess.run([node, "--input-type=module", "-e", SCRIPT, str(MEASURE_JS),
-                           json.dumps([core, DEFAULT_STATE_CAP, args.runs, 2])],
+                           json.dumps([core, {"cap": DEFAULT_STATE_CAP, "planCap": DEFAULT_PLAN_CAP,
+                                              "solutionCap": DEFAULT_PLAN_CAP}, args.runs, 2])],
                           capture_output=True, text=True, check=True, cwd=ROOT)
     load = os.getloadavg()[0]
     print(f"editor verdicts, measure.js under Node.js (best / median of {args.runs} after 2 warm-up runs; "

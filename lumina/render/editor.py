@@ -3,8 +3,8 @@
 The page is static; everything it knows comes from here as data, defined once in Python:
 the grid sizes the reader allows (`lumina.model.MIN_GRID`..`MAX_GRID`), the tools and their
 keys, and the verdicts' budget in states (`lumina.engine.DEFAULT_STATE_CAP`, the solver's
-default cap, so "exhausted" in the editor means what it means to `python -m lumina.solve`),
-embedded as `#editor-data`. Its scripts (`static/editor*.js`, `measure.js`) load only here:
+default cap, so "exhausted" in the editor means what it means to `python -m lumina.solve`)
+with the caps of `lumina.engine.measure`, embedded as `#editor-data`. Its scripts (`static/editor*.js`, `measure.js`) load only here:
 no level page downloads them.
 """
 from __future__ import annotations
@@ -24,9 +24,10 @@ TOOLS = (("move", "Move", "M"), ("key", "Key", "K"), ("crystal", "Crystal", "C")
 
 def editor(s: Site) -> None:
     """editor.html: the level editor (docs/EDITOR.md)."""
-    from lumina.engine import DEFAULT_STATE_CAP    # the compiled engine only where it is needed
+    from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP   # the compiled engine only here
     example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
     s.page("editor.html", "editor.html", title="Level editor · Lumina", og_image=s.og_default,
            description="Draw a Lumina level and see at once whether it is a puzzle, and why it is hard.",
            tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=DEFAULT_STATE_CAP,
-           example=example, editor_data={"budget": DEFAULT_STATE_CAP})
+           example=example, editor_data={"budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP,
+                                         "solution_cap": DEFAULT_PLAN_CAP})

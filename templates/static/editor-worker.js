@@ -1,21 +1,22 @@
 // Lumina editor worker: the verdicts on the board being drawn, off the page's main thread.
-// In: {id, level, budget}. Out, in stages as each is known (every message carries id, stage
+// In: {id, level, limits: {budget, plan_cap, solution_cap[, chain_work, member_cap]}}. Out, in stages as each is known (every message carries id, stage
 // and ms since the request):
 //   {stage: "measures", outcome, optimal, moves, plans, ..., states}   measure.measureLevel
 //   {stage: "crystal", crystal_optimal}                                 twist boards only
 //   {stage: "analysis", analysis}                                       the pack's record
 //   {stage: "deepest", deepest, start, complete, ...}                   measure.deepestStart
 //   {stage: "done", states}  or  {stage: "error", message}
-// Every search is bounded by `budget` states (never by time: the page's #editor-data, Python's
-// lumina.engine.DEFAULT_STATE_CAP); a new request while one runs
+// Every search is bounded by `budget` states (never by time); the limits are the page's
+// #editor-data, lumina.engine's own (DEFAULT_STATE_CAP, DEFAULT_PLAN_CAP, ...); a new request while one runs
 // is answered by the page terminating this worker and starting another.
 import { measureLevel, crystalPar, deepestStart, analysisRecord } from "./measure.js";
 
 self.onmessage = (e) => {
-  const { id, level, budget } = e.data, t0 = performance.now();
+  const { id, level, limits } = e.data, budget = limits.budget, t0 = performance.now();
   const post = (stage, data = {}) => self.postMessage({ id, stage, ms: Math.round(performance.now() - t0), ...data });
   try {
-    const m = measureLevel(level, { cap: budget });
+    const m = measureLevel(level, { cap: budget, planCap: limits.plan_cap, solutionCap: limits.solution_cap,
+      chainWork: limits.chain_work, memberCap: limits.member_cap });
     let states = m.states;
     const { graph, dag, ...shown } = m;
     post("measures", shown);

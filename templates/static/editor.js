@@ -368,7 +368,7 @@ function analyse(lv, problem) {
     worker.onerror = (e) => { if (e.preventDefault) e.preventDefault(); busy = false; root.dataset.state = "error"; $("#ed-outcome").textContent = "The verdict worker failed to start."; };
   }
   busy = true; t0 = performance.now();
-  worker.postMessage({ id, level: lv, budget: DATA.budget });
+  worker.postMessage({ id, level: lv, limits: DATA });
 }
 
 function received(msg) {

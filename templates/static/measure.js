@@ -28,8 +28,6 @@ const SIDES = { left: 0, right: 1, top: 2, bottom: 3 };
 const BEAM_DIRS = { N: 0, E: 1, S: 2, W: 3 };
 export const TWIST_KINDS = ["sand", "ice", "rime"];
 
-/** Default caps, as lumina.engine.measure's (plans and raw solutions exact up to these). */
-export const PLAN_CAP = 1000000, SOLUTION_CAP = 1000000;
 
 // ------------------------------------------------------------------ the kernel
 
@@ -368,17 +366,64 @@ const lessMove = (b1, d1, b2, d2) => b1 < b2 || (b1 === b2 && d1 < d2);
 const bitOf = (lo, hi, j) => (j < 32 ? (lo >>> j) & 1 : (hi >>> (j - 32)) & 1);
 
 /**
+ * The lexicographic-normal-form automaton over the optimal DAG (graph.pyx's plan_step): its
+ * states are (u, F), F the moves that could still bubble left, a bitmask over u's DAG
+ * out-edges (lo: edges 0-31, hi: 32-63). step(u, lo, hi, j) follows u's out-edge j (not in
+ * F) and returns v, with F' in out.lo / out.hi; -1 when v has more than 64 DAG out-edges.
+ */
+function automaton(g, dist, dag) {
+  const c = g.c, nb = c.n, { doff, dedge } = dag;
+  const s = new Uint8Array(nb), sa = new Uint8Array(nb), t1 = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
+  const out = { lo: 0, hi: 0 };
+  const same = (a, b) => { for (let i = 0; i < nb; i++) if (a[i] !== b[i]) return false; return true; };
+  function step(u, flo, fhi, j) {
+    const du = doff[u + 1] - doff[u], e = dedge[doff[u] + j], v = g.to[e], mbj = g.eb[e], mdj = g.ed[e];
+    let nlo = 0, nhi = 0;
+    out.lo = 0; out.hi = 0;
+    if (dist[v] === 0) return v;
+    const dv = doff[v + 1] - doff[v];
+    if (dv > 64) return -1;
+    s.set(g.posOf(u));
+    const fu = g.FL[u], sv = g.posOf(v), fv = g.FL[v];
+    for (let t = 0; t < dv; t++) {
+      const e2 = dedge[doff[v] + t], ab = g.eb[e2], ad = g.ed[e2];
+      if (ab === mbj) continue;
+      // a may bubble left past m when it is smaller, or when it could already bubble
+      // further (it is in F at u)
+      if (!lessMove(ab, ad, mbj, mdj)) {
+        let inherit = false;
+        for (let q = 0; q < du && !inherit; q++) {
+          if (!bitOf(flo, fhi, q)) continue;
+          const e3 = dedge[doff[u] + q];
+          inherit = g.eb[e3] === ab && g.ed[e3] === ad;
+        }
+        if (!inherit) continue;
+      }
+      // commute at u: a legal at u, m legal after a, same position
+      if (!isLegal(c, s, fu, ab, ad, mb, md)) continue;
+      sa.set(s); const fa = doMove(c, sa, fu, ab, ad);
+      if (!isLegal(c, sa, fa, mbj, mdj, mb, md)) continue;
+      const fam = doMove(c, sa, fa, mbj, mdj);
+      t1.set(sv); const fva = doMove(c, t1, fv, ab, ad);
+      if (fam !== fva || !same(sa, t1)) continue;
+      if (t < 32) nlo |= 1 << t; else nhi |= 1 << (t - 32);
+    }
+    out.lo = nlo; out.hi = nhi;
+    return v;
+  }
+  return { step, out };
+}
+
+/**
  * Plans (RULES.md Quality): optimal solutions up to swapping adjacent commuting moves, counted
- * as lexicographic normal forms by graph.pyx's automaton (docs/RULES-DECISIONS.md 24): F, the
- * moves that could still bubble left, is a bitmask over a state's DAG out-edges. Returns the
- * count saturated at `cap`, or -1 when some state has more than 64 DAG out-edges (unknown).
+ * as lexicographic normal forms by graph.pyx's automaton (docs/RULES-DECISIONS.md 24): layer
+ * by layer, each (u, F) with the number of normal-form prefixes reaching it. Returns the count
+ * saturated at `cap`, or -1 when some state has more than 64 DAG out-edges (unknown).
  */
 export function countPlans(g, dist, dag, cap) {
-  const c = g.c, { best, doff, dedge } = dag, nb = c.n;
-  const s = new Uint8Array(nb), sa = new Uint8Array(nb), t1 = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
+  const { best, doff } = dag, { step, out } = automaton(g, dist, dag);
   let cur = planMap();
   cur.add(0, 0, 0, 1, cap);
-  const same = (a, b) => { for (let i = 0; i < nb; i++) if (a[i] !== b[i]) return false; return true; };
   for (let k = 0; k < best; k++) {
     const nxt = planMap();
     let unknown = false;
@@ -386,40 +431,11 @@ export function countPlans(g, dist, dag, cap) {
       if (unknown) return;
       const du = doff[u + 1] - doff[u];
       if (du > 64) { unknown = true; return; }
-      s.set(g.posOf(u)); const fu = g.FL[u];
-      for (let j = 0; j < du; j++) {
+      for (let j = 0; j < du && !unknown; j++) {
         if (bitOf(flo, fhi, j)) continue;
-        const e = dedge[doff[u] + j], v = g.to[e], mbj = g.eb[e], mdj = g.ed[e];
-        let nlo = 0, nhi = 0;
-        if (dist[v] > 0) {
-          const dv = doff[v + 1] - doff[v];
-          if (dv > 64) { unknown = true; return; }
-          const sv = g.posOf(v), fv = g.FL[v];
-          for (let t = 0; t < dv; t++) {
-            const e2 = dedge[doff[v] + t], ab = g.eb[e2], ad = g.ed[e2];
-            if (ab === mbj) continue;
-            // a may bubble left past m when it is smaller, or when it could already bubble
-            // further (it is in F at u)
-            if (!lessMove(ab, ad, mbj, mdj)) {
-              let inherit = false;
-              for (let q = 0; q < du && !inherit; q++) {
-                if (!bitOf(flo, fhi, q)) continue;
-                const e3 = dedge[doff[u] + q];
-                inherit = g.eb[e3] === ab && g.ed[e3] === ad;
-              }
-              if (!inherit) continue;
-            }
-            // commute at u: a legal at u, m legal after a, same position
-            if (!isLegal(c, s, fu, ab, ad, mb, md)) continue;
-            sa.set(s); const fa = doMove(c, sa, fu, ab, ad);
-            if (!isLegal(c, sa, fa, mbj, mdj, mb, md)) continue;
-            const fam = doMove(c, sa, fa, mbj, mdj);
-            t1.set(sv); const fva = doMove(c, t1, fv, ab, ad);
-            if (fam !== fva || !same(sa, t1)) continue;
-            if (t < 32) nlo |= 1 << t; else nhi |= 1 << (t - 32);
-          }
-        }
-        nxt.add(v, nlo, nhi, cu, cap);
+        const v = step(u, flo, fhi, j);
+        if (v < 0) unknown = true;
+        else nxt.add(v, out.lo, out.hi, cu, cap);
       }
     });
     if (unknown) return -1;
@@ -428,6 +444,184 @@ export function countPlans(g, dist, dag, cap) {
   let total = 0;
   cur.forEach((u, lo, hi, cu) => { total = Math.min(cap, total + cu); });
   return total;
+}
+
+// ------------------------------------------------------------------ the chain
+//
+// Every sequence of one plan holds the same moves, each a block's k-th move with the same
+// (block, distance). Whether two such moves x (block X) and y (block Y) may swap when
+// adjacent reads only where X and Y stand before and after them (docs/RULES-DECISIONS.md 29):
+//
+//     . . Y . .     x: X slides right 2; y: Y slides down 2 through column 2.
+//     X X Y . .     X before x stands in y's path: y cannot come first,
+//     . . . . .     so y depends on x, in every sequence of the plan.
+//
+// So a plan is a trace with that fixed dependence, and its chain is the longest path through
+// the conflicts of any one of its sequences (graph.pyx's chain_search, ported).
+
+/** The moves along a path of the optimal DAG, as the chain needs them: per move, the cells of
+ * its block before and after, the cells it sweeps, an ice block's stopping front, and for a
+ * rime block's first move the index of the key move that thawed it. */
+function occurrences(g, best) {
+  const c = g.c, nb = c.n, n = best + 1;
+  const o = { b: new Int8Array(n), a0: new Int32Array(2 * n), a1: new Int32Array(2 * n), sw: new Int32Array(2 * n), fr: new Int32Array(2 * n), thawer: new Int32Array(n) };
+  /** Move k of the path, block b, from state su to sv; `states` holds the path's states. */
+  o.fill = (k, b, su, sv, states) => {
+    const p0 = g.P[su * nb + b], p1 = g.P[sv * nb + b], m = b * 8;
+    o.b[k] = b;
+    o.a0[2 * k] = c.mlo[m + p0]; o.a0[2 * k + 1] = c.mhi[m + p0];
+    o.a1[2 * k] = c.mlo[m + p1]; o.a1[2 * k + 1] = c.mhi[m + p1];
+    let lo = 0, hi = 0;
+    for (let p = Math.min(p0, p1); p <= Math.max(p0, p1); p++) { lo |= c.mlo[m + p]; hi |= c.mhi[m + p]; }
+    o.sw[2 * k] = lo; o.sw[2 * k + 1] = hi;
+    let flo = 0, fhi = 0;
+    if (c.kind[b] === ICE) {
+      const step = p1 > p0 ? 1 : -1, q = p1 + step;
+      if (q >= 0 && q < c.npos[b]) {
+        flo = c.mlo[m + q] & ~c.mlo[m + p1]; fhi = c.mhi[m + q] & ~c.mhi[m + p1];
+        if ((flo & c.fixlo) | (fhi & c.fixhi)) { flo = 0; fhi = 0; }   // a wall stops it whatever the blocks do
+      }
+    }
+    o.fr[2 * k] = flo; o.fr[2 * k + 1] = fhi;
+    o.thawer[k] = -1;
+    if (c.kind[b] === RIME) {
+      for (let i = 0; i < k; i++) if (o.b[i] === b) return;   // not its first move
+      const bit = 1 << c.flagbit[b];
+      for (let i = 0; i < k; i++) if (o.b[i] === c.keyi && !(g.FL[states[i]] & bit) && g.FL[states[i + 1]] & bit) o.thawer[k] = i;
+    }
+  };
+  const meets = (A, i, B, j) => (A[2 * i] & B[2 * j]) | (A[2 * i + 1] & B[2 * j + 1]);
+  const stops = (x, y) => {   // y is ice whose front x enters or leaves
+    if (!(o.fr[2 * y] | o.fr[2 * y + 1])) return false;
+    return !meets(o.a0, x, o.fr, y) !== !meets(o.a1, x, o.fr, y);
+  };
+  /** True when x (path index x) and the later y never swap: y depends on x. */
+  o.conflict = (x, y) => {
+    if (o.b[x] === o.b[y]) return true;
+    if (meets(o.a0, x, o.sw, y) || meets(o.a1, x, o.sw, y) || meets(o.a0, y, o.sw, x) || meets(o.a1, y, o.sw, x)) return true;
+    if (stops(x, y) || stops(y, x)) return true;
+    return o.thawer[y] === x;
+  };
+  return o;
+}
+
+/**
+ * The least chain over the plans (docs/RULES-DECISIONS.md 29): a depth-first walk of the
+ * normal forms (one per plan), each one's chain computed as it grows, a branch dropped once
+ * it cannot beat the least found, and branches no normal form completes known from a memo.
+ * At most `work` automaton steps; past that `capped`, and the chain is the least found (an
+ * upper bound, at most par). With `members` (a cap), nothing is dropped and each plan's normal
+ * form is kept (moves), for boards whose dependence is not fixed (thick ice).
+ * {chain, capped, members}.
+ */
+export function chainSearch(g, dist, dag, work, memberCap = 0) {
+  const { best, doff, dedge } = dag, { step, out } = automaton(g, dist, dag), keep = memberCap > 0;
+  const memo = new Map();
+  let steps = 0, capped = false, r = 0;
+  function completes(u, flo, fhi) {   // 1: some normal form runs on from (u, F) to a win, 0 none, -1 unknown
+    if (dist[u] === 0) return 1;
+    const key = `${u},${flo},${fhi}`, known = memo.get(key);
+    if (known) return known === 2 ? 1 : 0;
+    const du = doff[u + 1] - doff[u];
+    if (du > 64) return -1;
+    let res = 0;
+    for (let j = 0; j < du; j++) {
+      if (bitOf(flo, fhi, j)) continue;
+      steps++;
+      const v = step(u, flo, fhi, j);
+      if (v < 0) return -1;
+      res = completes(v, out.lo, out.hi);
+      if (res !== 0) break;
+    }
+    if (res < 0) return res;
+    memo.set(key, res ? 2 : 1);
+    return res;
+  }
+  const n = best + 1, su = new Int32Array(n), slo = new Int32Array(n), shi = new Int32Array(n), sj = new Int32Array(n);
+  const sst = new Int32Array(n), height = new Int32Array(n), cmax = new Int32Array(n), pe = new Int32Array(n);
+  const occ = occurrences(g, best), members = [];
+  let k = 0, least = best + 1;
+  r = completes(0, 0, 0);
+  if (r < 0) { k = -1; capped = true; }
+  while (k >= 0) {
+    const u = su[k];
+    if (dist[u] === 0) {
+      least = Math.min(least, cmax[k]);
+      if (keep) {
+        if (members.length >= memberCap) { capped = true; break; }
+        members.push(Array.from(pe.subarray(0, k), (e) => [g.eb[e], g.ed[e]]));
+      } else if (least <= 1) break;
+      k--;
+      continue;
+    }
+    if (steps > work) { capped = true; break; }
+    const du = doff[u + 1] - doff[u];
+    let advanced = false;
+    while (sj[k] < du) {
+      const j = sj[k]++;
+      if (bitOf(slo[k], shi[k], j)) continue;
+      steps++;
+      const v = step(u, slo[k], shi[k], j);
+      if (v < 0) { r = -1; break; }
+      const nlo = out.lo, nhi = out.hi;
+      r = completes(v, nlo, nhi);
+      if (r < 0) break;
+      if (r === 0) continue;
+      const e = dedge[doff[u] + j];
+      pe[k] = e; sst[k + 1] = v;
+      occ.fill(k, g.eb[e], sst[k], sst[k + 1], sst);
+      let h = 1;
+      for (let i = 0; i < k; i++) if (height[i] >= h && occ.conflict(i, k)) h = height[i] + 1;
+      height[k] = h;
+      const top = Math.max(cmax[k], h);
+      if (top >= least && !keep) continue;
+      cmax[k + 1] = top; su[k + 1] = v; slo[k + 1] = nlo; shi[k + 1] = nhi; sj[k + 1] = 0;
+      k++;
+      advanced = true;
+      break;
+    }
+    if (r < 0) { capped = true; break; }
+    if (!advanced) k--;
+  }
+  return { chain: least <= best ? least : best, capped, members: keep ? members : null };
+}
+
+/** One plan's chain from its normal form `seq`, every sequence of the plan walked (adjacent
+ * commuting moves swapped): occurrence i precedes j when it does in all of them (lumina.engine's
+ * _plan_chain, for boards whose dependence is not fixed). null past `cap` sequences. */
+export function planChainByMembers(level, seq, cap) {
+  const c = compileCore(level), st = startOf(c, level), mb = new Int8Array(256), md = new Int8Array(256);
+  const states = (s) => {
+    const out = [{ pos: st.pos.slice(), fl: st.fl }];
+    for (const [b, d] of s) { const last = out[out.length - 1], pos = last.pos.slice(); out.push({ pos, fl: doMove(c, pos, last.fl, b, d) }); }
+    return out;
+  };
+  const same = (x, y) => x.fl === y.fl && x.pos.every((p, i) => p === y.pos[i]);
+  const key = (s) => s.map((m) => m.join(":")).join(" ");
+  const seen = new Map([[key(seq), seq]]), todo = [seq];
+  while (todo.length) {
+    const s = todo.pop(), ss = states(s);
+    for (let i = 0; i + 1 < s.length; i++) {
+      const [a, b] = [s[i], s[i + 1]];
+      if (a[0] === b[0] || !isLegal(c, ss[i].pos, ss[i].fl, b[0], b[1], mb, md)) continue;
+      const mid = ss[i].pos.slice(), fm = doMove(c, mid, ss[i].fl, b[0], b[1]);
+      if (!isLegal(c, mid, fm, a[0], a[1], mb, md)) continue;
+      const end = mid.slice(), fe = doMove(c, end, fm, a[0], a[1]);
+      if (!same({ pos: end, fl: fe }, ss[i + 2])) continue;
+      const t = [...s.slice(0, i), b, a, ...s.slice(i + 2)], kt = key(t);
+      if (seen.has(kt)) continue;
+      if (seen.size >= cap) return null;
+      seen.set(kt, t); todo.push(t);
+    }
+  }
+  const index = (s) => { const count = {}, at = new Map(); s.forEach(([b], i) => { count[b] = (count[b] || 0) + 1; at.set(`${b}:${count[b]}`, i); }); return at; };
+  const where = [...seen.values()].map(index), order = [...index(seq).keys()], height = new Map();
+  order.forEach((o, j) => {
+    let h = 0;
+    for (const p of order.slice(0, j)) if (where.every((w) => w.get(p) < w.get(o))) h = Math.max(h, height.get(p));
+    height.set(o, h + 1);
+  });
+  return Math.max(0, ...height.values());
 }
 
 /** Breadth-first search from the level's start that stops at the first win (lumina.engine.solve):
@@ -461,11 +655,15 @@ const hasTwist = (level) => level.blocks.some((b) => TWIST_KINDS.includes(b.kind
  * The measures of one level (lumina.engine.measure), from one enumeration of its component:
  * {outcome, optimal, moves (one optimal solution: the solver's), plans, plans_capped, solutions,
  * solutions_capped, dead_blocks, first_moves, first_moves_optimal, first_moves_legal,
- * component_states, traps, states}. Outcome "exhausted" when the component has more than
- * `cap` states; then nothing but `optimal` and `moves` may be known (a win met before the cap:
- * `solved_only` is true).
+ * component_states, traps, forced, optional_twist, chain, chain_capped, states}. Outcome
+ * "exhausted" when the component has more than `cap` states; then nothing but `optimal` and
+ * `moves` may be known (a win met before the cap: `solved_only` is true). The limits are
+ * lumina.engine's, handed over by the page (#editor-data) or the vectors: `cap` states,
+ * plans and raw solutions exact up to `planCap` and `solutionCap`, the chain's search at
+ * most `chainWork` steps (and `memberCap` sequences a plan on thick-ice boards); without
+ * `chainWork` no chain is searched.
  */
-export function measureLevel(level, { cap, planCap = PLAN_CAP, solutionCap = SOLUTION_CAP }) {
+export function measureLevel(level, { cap, planCap, solutionCap, chainWork = 0, memberCap = 0 }) {
   const c = compileCore(level), start = startOf(c, level);
   const g = buildGraph(c, seeds([start], c.n), cap);
   const sol = solutionOf(g);
@@ -505,15 +703,33 @@ export function measureLevel(level, { cap, planCap = PLAN_CAP, solutionCap = SOL
     solutions: Math.min(count[0], solutionCap), solutions_capped: count[0] > solutionCap,
     dead_blocks: level.blocks.map((_, i) => i).filter((i) => !moved[i]),
     first_moves: first, first_moves_optimal: first.length, ...common, dag,
-    forced: forcedMoves(g, dag, sol.moves), optional_twist: optionalTwist(g, dist, dag),
+    forced: forcedMoves(g, dist, dag, sol.moves), optional_twist: optionalTwist(g, dist, dag),
+    ...(chainWork ? levelChain(level, g, dist, dag, chainWork, memberCap) : {}),
   };
 }
 
-/** Moves of `moves` (an optimal solution from the start) made from a position with exactly
- * one optimal move: one out-edge in the optimal DAG (docs/RULES-DECISIONS.md 30). */
-export function forcedMoves(g, dag, moves) {
+/** The level's chain: the automaton's walk where the dependence is fixed; where a thick ice
+ * block's front may rest on two blocks (a third block decides whether two moves swap), every
+ * sequence of each plan walked instead ({chain, chain_capped}). */
+function levelChain(level, g, dist, dag, work, memberCap) {
+  const thick = level.blocks.some((b) => b.kind === "ice" && Math.min(b.w, b.h) > 1);
+  const r = chainSearch(g, dist, dag, work, thick ? memberCap : 0);
+  if (!thick) return { chain: r.chain, chain_capped: r.capped };
+  let least = null, capped = r.capped;
+  for (const seq of r.members) {
+    let got = planChainByMembers(level, seq, memberCap);
+    if (got === null) { capped = true; got = seq.length; }
+    least = least === null ? got : Math.min(least, got);
+  }
+  return { chain: least === null ? 0 : least, chain_capped: capped };
+}
+
+/** Moves of `moves` made from a position with exactly one optimal move: one out-edge in the
+ * optimal DAG (docs/RULES-DECISIONS.md 30); null when `moves` is not an optimal solution. */
+export function forcedMoves(g, dist, dag, moves) {
   const { doff, dedge } = dag;
   let u = 0, out = 0;
+  if (moves.length !== dag.best) return null;
   for (const [b, d] of moves) {
     out += doff[u + 1] - doff[u] === 1;
     let next = -1;
@@ -521,7 +737,7 @@ export function forcedMoves(g, dag, moves) {
     if (next < 0) return null;   // not an optimal solution
     u = next;
   }
-  return out;
+  return dist[u] === 0 ? out : null;
 }
 
 /** Some optimal solution moves no sand, ice or rime block: a win reached from the start along

@@ -17,8 +17,8 @@ const load = () => {
 };
 
 /** The JS verdicts on a level, in the vectors' terms. */
-function verdicts(level, budget) {
-  const m = M.measureLevel(level, { cap: budget });
+function verdicts(level, budget, limits) {
+  const m = M.measureLevel(level, { cap: budget, planCap: limits.plan_cap, solutionCap: limits.solution_cap });
   const out = { outcome: m.outcome, optimal: m.optimal, moves: m.moves, measured: m.component_states != null };
   if (out.measured) {
     const cp = M.crystalPar(level, budget);
@@ -39,7 +39,7 @@ function checkMeasures(data) {
   assert.ok(Array.isArray(data.measures) && data.measures.length > 0, "the vectors hold no measures");
   assert.ok(data.measures.every((v) => Number.isInteger(v.cap)), "every measured level names its cap");
   for (const v of data.measures) {
-    const got = verdicts(v.level, v.cap);
+    const got = verdicts(v.level, v.cap, data.limits);
     for (const k of Object.keys(v)) {
       if (k === "level" || k === "cap") continue;
       assert.deepEqual(got[k], v[k], `level ${v.level.id}: ${k}: JS ${JSON.stringify(got[k])}, Python ${JSON.stringify(v[k])}`);
@@ -98,13 +98,14 @@ test("the bitboard kernel: the legal moves and solved flag of every state of the
 test("levels over their cap: exhausted with nothing known, or a win met before the cap", () => {
   const over = load().measures.filter((v) => v.cap < 100000);
   assert.deepEqual(over.map((v) => [v.outcome, v.measured]), [["exhausted", false], ["solved", false]]);
-  for (const v of over) assert.equal(M.measureLevel(v.level, { cap: v.cap }).states, v.cap);
+  for (const v of over) assert.equal(M.measureLevel(v.level, { cap: v.cap, planCap: 1, solutionCap: 1 }).states, v.cap);
 });
 
 test("the deepest start found is a start of that depth", () => {
   const data = load();
   const v = data.measures.find((x) => x.level.id === "w5-30") || data.measures.find((x) => x.deepest > x.optimal);
-  const d = M.deepestStart(v.level, data.budget, M.measureLevel(v.level, { cap: data.budget }));
+  const limits = { cap: data.budget, planCap: data.limits.plan_cap, solutionCap: data.limits.solution_cap };
+  const d = M.deepestStart(v.level, data.budget, M.measureLevel(v.level, limits));
   const jumped = { ...v.level, blocks: v.level.blocks.map((b, i) => ({ ...b, x: d.start[i][0], y: d.start[i][1] })) };
   assert.equal(M.solveLevel(jumped, data.budget).optimal, d.deepest);
 });
