@@ -399,7 +399,7 @@ function showVerdict() {
   $("#ed-legal").classList.toggle("ed-bad", !!problem);
   const lv = model.level;
   if (problem) {
-    for (const id of ["#ed-outcome", "#ed-par", "#ed-plans", "#ed-first", "#ed-traps", "#ed-crystal", "#ed-dead", "#ed-chain"]) set(id, "–");
+    for (const id of ["#ed-outcome", "#ed-par", "#ed-plans", "#ed-first", "#ed-traps", "#ed-crystal", "#ed-dead", "#ed-chain", "#ed-forced"]) set(id, "–");
   } else {
     set("#ed-outcome", !v.outcome ? "working…" : v.outcome === "solved" ? `solved in ${v.optimal}`
       : v.outcome === "unsolvable" ? `unsolvable: no position reachable from the start wins`
@@ -411,10 +411,12 @@ function showVerdict() {
     set("#ed-traps", measured ? `${num(v.traps)} of ${num(v.component_states)} positions` : "–");
     const twist = lv.blocks.some((b) => ["sand", "ice", "rime"].includes(b.kind));
     set("#ed-crystal", !twist ? "no sand, ice or rime" : v.crystal_optimal == null ? (state === "done" ? "none" : "…")
-      : `${v.crystal_optimal}` + (v.optimal != null ? `, twist margin ${v.optimal - v.crystal_optimal}` : ""));
+      : `${v.crystal_optimal}` + (v.optimal != null ? `, twist margin ${v.optimal - v.crystal_optimal}` : "")
+        + (v.optional_twist ? " (some optimal line moves no twist block)" : ""));
     const movable = lv.blocks.length - 1, dead = (v.dead_blocks || []).filter((i) => lv.blocks[i] && lv.blocks[i].kind !== "key");
     set("#ed-dead", measured ? `${dead.length} of ${movable}` + (dead.length ? ` (blocks ${dead.join(", ")})` : "") : "–");
-    set("#ed-chain", v.chain != null ? String(v.chain) : "–");
+    set("#ed-chain", v.chain != null ? `${v.chain}${v.chain_capped ? " or less" : ""} of ${v.optimal} moves depend on the one before` : "–");
+    set("#ed-forced", v.forced != null ? `${v.forced} of ${v.optimal} moves have one optimal choice` : "–");
   }
   const deep = $("#ed-deepest"), jump = $("#ed-jump");
   jump.hidden = true;
