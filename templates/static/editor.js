@@ -415,8 +415,8 @@ function showVerdict() {
         + (v.optional_twist ? " (some optimal line moves no twist block)" : ""));
     const movable = lv.blocks.length - 1, dead = (v.dead_blocks || []).filter((i) => lv.blocks[i] && lv.blocks[i].kind !== "key");
     set("#ed-dead", measured ? `${dead.length} of ${movable}` + (dead.length ? ` (blocks ${dead.join(", ")})` : "") : "–");
-    set("#ed-chain", v.chain != null ? `${v.chain}${v.chain_capped ? " or less" : ""} of ${v.optimal} moves depend on the one before` : "–");
-    set("#ed-forced", v.forced != null ? `${v.forced} of ${v.optimal} moves have one optimal choice` : "–");
+    set("#ed-chain", v.chain != null ? `${v.chain}${v.chain_capped ? " or less" : ""} of ${v.optimal}: the longest run of moves each needing the one before` : "–");
+    set("#ed-forced", v.forced != null ? `${v.forced} of ${v.optimal} made where only one move is optimal` : "–");
   }
   const deep = $("#ed-deepest"), jump = $("#ed-jump");
   jump.hidden = true;
