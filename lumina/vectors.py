@@ -230,7 +230,8 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
         a = judge.analysis(lv, m)
         solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
         out["analysis"] = solved.to_json()["analysis"]
-        out["why"] = [list(p) for p in why_hard(solved)]
+        why = why_hard(solved)
+        out["why"] = {"hard": why.hard, "easier": why.easier}
     return out
 
 

@@ -1,7 +1,10 @@
-// "Why it's hard" in players' words for the level editor: the twin of lumina/render/words.py
-// `why_hard`, so a board in the editor reads exactly as its level page would. Held to Python
-// by the parity vectors (lumina/vectors.py "why"). Pure, no DOM.
+// What makes a level hard and what makes it easier, in players' words, for the level editor:
+// the twin of lumina/render/words.py `why_hard`, so a board in the editor reads exactly as its
+// level page would. Held to Python by the parity vectors (lumina/vectors.py "measures": why).
+// Pure, no DOM.
 const TWISTS = ["sand", "ice", "rime"];
+/** Items per line, as words.ITEMS. */
+const ITEMS = 3;
 const n = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const plural = (k, one, many) => (k === 1 ? one : many || one + "s");
 
@@ -11,30 +14,32 @@ export function twistWords(level) {
   return kinds.length === 1 ? `this ${kinds[0]}` : "these twists";
 }
 
-/** [figure, words] pairs for a solved level (`optimal`) and its analysis record (a pack's
- * `analysis`: lumina.judge.analysis); empty without an analysis. */
+/** {hard, easier}: one line each, for a solved level (`optimal`) and its analysis record (a
+ * pack's `analysis`, lumina.judge.analysis; `chain` and `deepest` when known); null without. */
 export function whyHard(level, optimal, a) {
-  if (!a) return [];
-  const out = [];
-  if (a.plans_capped) out.push([`${n(a.plans)}+`, "distinct plans: many ways through, but few short ones"]);
-  else if (a.plans === 1) out.push(["1 plan", "one idea solves it in par; every optimal answer is the same plan"]);
-  else out.push([`${n(a.plans)} plans`, "distinct plans reach par"]);
+  if (!a || optimal == null) return null;
+  const par = optimal, chain = a.chain ?? null, deepest = a.deepest ?? null;
+  const margin = a.crystal_optimal == null ? null : par - a.crystal_optimal;
   const legal = a.first_moves_legal, good = a.first_moves_optimal;
-  out.push([`${n(good)} of ${n(legal)}`,
-    `first ${plural(legal, "move")} ${good === 1 ? "is" : "are"} optimal` + (good === legal ? ": any start works" : "")]);
-  out.push([n(a.component_states), `${plural(a.component_states, "position")} you can reach`]);
-  if (a.traps) out.push([n(a.traps), `trap ${plural(a.traps, "position")} (no way out: Reset or Undo)`]);
-  else out.push(["0 traps", "you can always still win from wherever you are"]);
-  if (a.crystal_optimal != null) {
+  const hard = [];
+  if (chain !== null && chain >= 2) hard.push(`a chain of ${chain} moves that must come in order`);
+  if (margin) {
     const twist = twistWords(level);
-    out.push(["Twist:", a.crystal_optimal === optimal
-      ? `as plain crystal: ${optimal} moves; with ${twist}: ${optimal} (the same par)`
-      : `as plain crystal: ${a.crystal_optimal} moves; with ${twist}: ${optimal}`]);
+    hard.push(`${twist} ${twist.startsWith("these") ? "add" : "adds"} ${margin} ${plural(margin, "move")} to plain crystal (twist margin ${margin})`);
   }
+  if (a.plans === 1 && !a.plans_capped) hard.push("one plan: every answer in par is the same idea");
+  if (good < legal) hard.push(`${n(good)} of ${n(legal)} first ${plural(legal, "move")} ${good === 1 ? "is" : "are"} optimal`);
+  if (a.traps) hard.push(`${n(a.traps)} ${plural(a.traps, "trap")}`);
+  if (deepest !== null && deepest === par) hard.push("it starts at its board's deepest position");
+  const easier = [];
+  if (a.plans > 1 || a.plans_capped) easier.push(`${n(a.plans)}${a.plans_capped ? "+" : ""} plans reach par`);
   const movable = level.blocks.length - 1, dead = a.dead_blocks.length;
-  if (dead && movable) {
-    out.push([`${dead} of ${movable}`, dead > 1 ? `${plural(movable, "block")} never need to move: decoys`
-      : `${plural(movable, "block")}: one never needs to move, a decoy`]);
-  }
-  return out;
+  if (dead && movable) easier.push(`${dead} of ${movable} ${plural(movable, "block")} never ${dead === 1 ? "needs" : "need"} to move`);
+  if (good === legal) easier.push("any first move works");
+  if (!a.traps) easier.push("no traps: you can always still win");
+  if (chain !== null && 2 * chain <= par) easier.push(`its longest chain is ${chain} of ${par} moves: jobs that can come in any order`);
+  return {
+    hard: hard.slice(0, ITEMS).join("; ") || `par ${par}`,
+    easier: easier.slice(0, ITEMS).join("; ") || "Undo and Reset are free, and Hint shows a best next move",
+  };
 }

@@ -10,13 +10,13 @@
 import { createModel, emptyLevel, parseImport, fromRushHour, cleanLevel } from "./editor-model.js";
 import { encodeDesc } from "./desc.js";
 import { compile, startState, beamPath } from "./engine.js";
-import { mountBoard, siteData } from "./board.js";
+import { mountBoard } from "./board.js";
+import { SITE } from "./common.js";
 import { whyHard } from "./editor-why.js";
 
 const $ = (s, r = document) => r.querySelector(s);
 const root = $("#editor"), grid = $("#ed-grid"), refusal = $("#ed-refusal");
 const DATA = JSON.parse($("#editor-data").textContent);
-const SITE = siteData();
 const BLOCK_TOOLS = ["key", "crystal", "sand", "ice", "rime"];
 const KEYS = { k: "key", c: "crystal", s: "sand", i: "ice", r: "rime" };
 const ARROWS = { ArrowUp: [0, -1], ArrowRight: [1, 0], ArrowDown: [0, 1], ArrowLeft: [-1, 0] };
@@ -428,13 +428,14 @@ function showVerdict() {
     deep.textContent = `This board holds a ${v.deepest}-move ${twist(lv) ? "binding " : ""}start: jump to it.`;
     jump.hidden = false;
   }
-  const why = $("#ed-why"), list = whyHard(lv, v.optimal, v.analysis);
-  why.hidden = !list.length;
-  $("ul", why).replaceChildren(...list.map(([fig, words]) => {
-    const li = document.createElement("li"), s = document.createElement("strong");
-    s.textContent = fig; li.append(s, " " + words);
-    return li;
-  }));
+  // the level page's panel (_why.html), its two lines filled here
+  const why = $("#ed-why"), words = v.analysis && whyHard(lv, v.optimal, { ...v.analysis, chain: v.chain, deepest: v.deepest });
+  why.hidden = !words;
+  if (words) {
+    const [hard, easier] = why.querySelectorAll(".why > p");
+    hard.lastChild.textContent = ` ${words.hard}.`;
+    easier.lastChild.textContent = ` ${words.easier}.`;
+  }
   set("#ed-speed", state === "done" ? `Verdicts in ${root.dataset.ms} ms (${num(v.states || 0)} positions searched).` : "");
   $("#ed-share").disabled = !!problem;
   $("#ed-play").disabled = !!problem;
@@ -469,6 +470,7 @@ function play() {
   $(".result-text", res).textContent = "";
   const frame = $("#ed-playing .board-frame");
   frame.style.setProperty("--w", lv.width); frame.style.setProperty("--h", lv.height);
+  for (const id of ["#sound", "#motion"]) if ($(id)) $(id).hidden = true;   // a level page's toggles (panel.js)
   player = mountBoard($("#board"), lv, { site: SITE, record: false, maxCell: 76 });
   window.luminaBoard = player;
   $("#board").focus({ preventScroll: true });
@@ -481,9 +483,10 @@ function stopPlaying() {
 }
 
 function won(e) {
-  if (!player) return;
-  const { moves, optimal, stars, helped } = e.detail;
-  $(".result-text").textContent = `Solved in ${moves} move${moves === 1 ? "" : "s"} (par ${optimal})` + (helped ? ", with help." : stars === 3 ? ": a three-star line." : ".");
+  if (!player || e.detail.type !== "win") return;
+  const { moves, stars, helped } = e.detail, par = verdict.optimal;
+  $(".result-text").textContent = `Solved in ${moves} move${moves === 1 ? "" : "s"}` + (par != null ? ` (par ${par})` : "")
+    + (helped ? ", with help." : stars === 3 ? ": a three-star line." : ".");
 }
 
 function shareLink() {
@@ -561,11 +564,12 @@ function wire() {
   $("#export").addEventListener("click", download);
   $("#ed-import").addEventListener("click", () => importText($("#ed-import-text").value));
   $("#ed-import-file").addEventListener("change", async (e) => { const f = e.target.files[0]; if (f) importText(await f.text()); e.target.value = ""; });
-  document.addEventListener("lumina:win", won);
-  $("#board").addEventListener("keydown", (e) => {
+  $("#board").addEventListener("lumina-play", won);
+  $("#board").addEventListener("keydown", (e) => {   // U undo, Shift+U redo, R reset, as on level pages
     if (!player || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === "u" || e.key === "U") { e.preventDefault(); player.undo(); }
-    if (e.key === "r" || e.key === "R") { e.preventDefault(); player.reset(); }
+    const k = e.key.toLowerCase();
+    if (k === "u") { e.preventDefault(); if (e.shiftKey) player.redo(); else player.undo(); }
+    if (k === "r" && !e.shiftKey) { e.preventDefault(); player.reset(); }
   });
   const shareBtn = $("#ed-playing [data-share]");
   if (shareBtn) shareBtn.addEventListener("click", share);
