@@ -126,6 +126,7 @@ export function linkError(e) {
   const m = String(e && e.message || e);
   if (/^desc:/.test(m)) return "This link doesn't hold a puzzle we can read. It may have been cut short when it was copied: ask for the whole link.";
   if (/overlaps/.test(m)) return "This link's puzzle has two pieces in the same place, so it can't be played.";
+  if (/can never (reach|cover)|off the key/.test(m)) return "This link's puzzle has a light key that can never reach its lantern, so it can't be played.";
   if (/key/.test(m)) return "This link's puzzle has no light key (or more than one), so it can't be played.";
   if (/square/.test(m)) return "This link's puzzle has a square block, which could slide either way, so it can't be played.";
   return "This link's puzzle doesn't fit on a Lumina board, so it can't be played.";

@@ -184,9 +184,9 @@ test("decodeDesc and validate reject bad input with a message naming the field",
   assert.throws(() => decodeDesc("6x5-R2-w30-K0221"), /desc: cannot read/);   // section order
   assert.throws(() => decodeDesc("6x5-R2-K0222"), /blocks\[0\]: a 2x2 square/);
   assert.throws(() => decodeDesc("6x5-R2-K0221C0112"), /overlaps block 0/);
-  assert.throws(() => decodeDesc("6x5-R2-C0221"), /exactly one key/);
+  assert.throws(() => decodeDesc("6x5-R2-C0221"), /blocks: no block has kind key/);
   assert.throws(() => decodeDesc("6x5-R7-K0221"), /exit.index/);
-  assert.throws(() => decodeDesc("6x5-R2-K5221"), /blocks\[0\] x/);
+  assert.throws(() => decodeDesc("6x5-R2-K5221"), /blocks\[0\]: block 0 at \(5, 2\) size 2x1 is outside the 6x5 grid/);
   assert.throws(() => validate({ id: "w1-01", width: 6, height: 5, exit: { side: "right", index: 2 },
     win: "beam", blocks: [{ kind: "key", x: 0, y: 2, w: 2, h: 1 }] }), /level w1-01: beam/);
 });
