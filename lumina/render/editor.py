@@ -9,12 +9,17 @@ no level page downloads them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from lumina.model import MAX_GRID, MIN_GRID
 
-if TYPE_CHECKING:
-    from .pages import Site
+
+class Site(Protocol):
+    """What this builder uses of `pages.Site` (named here, not imported: pages imports us)."""
+    data: Any
+    og_default: str
+
+    def page(self, rel: str, template: str, **ctx: Any) -> None: ...
 
 #: (tool, label, keyboard key) in the toolbar's order; editor.js reads the tool names.
 TOOLS = (("move", "Move", "M"), ("key", "Key", "K"), ("crystal", "Crystal", "C"), ("sand", "Sand", "S"),

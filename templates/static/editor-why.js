@@ -5,7 +5,9 @@
 const TWISTS = ["sand", "ice", "rime"];
 /** Items per line, as words.ITEMS. */
 const ITEMS = 3;
-const n = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** 1234567 -> "1,234,567" (Python's f"{x:,}"). */
+export const thousands = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+const n = thousands;
 const plural = (k, one, many) => (k === 1 ? one : many || one + "s");
 
 /** 'this sand', 'this ice', 'these twists' (two or more twist kinds on the board). */

@@ -12,16 +12,17 @@ import { encodeDesc } from "./desc.js";
 import { compile, startState, beamPath } from "./engine.js";
 import { mountBoard } from "./board.js";
 import { SITE } from "./common.js";
-import { whyHard } from "./editor-why.js";
+import { make } from "./render.js";
+import { whyHard, thousands as num } from "./editor-why.js";
 
 const $ = (s, r = document) => r.querySelector(s);
 const root = $("#editor"), grid = $("#ed-grid"), refusal = $("#ed-refusal");
 const DATA = JSON.parse($("#editor-data").textContent);
 const BLOCK_TOOLS = ["key", "crystal", "sand", "ice", "rime"];
+const twist = (lv) => lv.blocks.some((b) => ["sand", "ice", "rime"].includes(b.kind));
 const KEYS = { k: "key", c: "crystal", s: "sand", i: "ice", r: "rime" };
 const ARROWS = { ArrowUp: [0, -1], ArrowRight: [1, 0], ArrowDown: [0, 1], ArrowLeft: [-1, 0] };
 const SIDE_NAMES = { left: "left of row", right: "right of row", top: "above column", bottom: "below column" };
-const num = (x) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 let model = createModel(), tool = "move", selected = -1, cursor = [0, 0], cell = 56, drag = null;
 let verdict = {}, player = null;
@@ -39,14 +40,6 @@ function opening() {
 }
 
 // ---- drawing the grid -----------------------------------------------------------------
-function make(tag, cls, parent, vars) {
-  const n = tag === "svg" || tag === "polyline" ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
-  if (cls) n.setAttribute("class", cls);
-  for (const k in vars || {}) n.style.setProperty("--" + k, vars[k]);
-  if (parent) parent.append(n);
-  return n;
-}
-
 function layout(lv) {
   const avail = grid.parentElement.clientWidth || 360;
   const byH = Math.floor(((window.innerHeight || 800) - 160) / (lv.height + 2));
@@ -100,6 +93,7 @@ function draw() {
   lv.blocks.forEach((b, i) => {
     const n = make("div", `lb-block lb-${b.kind} ${b.w > b.h ? "lb-h" : "lb-v"}`, grid, { _x: b.x, _y: b.y, _w: b.w, _h: b.h });
     n.dataset.block = i; n.dataset.kind = b.kind; n.dataset.x = b.x; n.dataset.y = b.y;
+    if (b.kind === "rime") n.classList.add("lb-frozen");   // as a level loads it (thawed once the key touches it)
     if (b.w === b.h) n.classList.add("ed-square");
     if (dead.has(i) && b.kind !== "key") n.classList.add("ed-dead");
     if (i === selected) {
@@ -409,8 +403,7 @@ function showVerdict() {
     set("#ed-plans", measured ? (v.plans_capped ? `${num(v.plans)}+` : num(v.plans)) + ` (raw ${num(v.solutions)}${v.solutions_capped ? "+" : ""})` : v.outcome ? "–" : "…");
     set("#ed-first", measured ? `${v.first_moves_optimal} of ${v.first_moves_legal}` + (v.first_moves.length ? `: ${v.first_moves.map(moveText).join(" ")}` : "") : "–");
     set("#ed-traps", measured ? `${num(v.traps)} of ${num(v.component_states)} positions` : "–");
-    const twist = lv.blocks.some((b) => ["sand", "ice", "rime"].includes(b.kind));
-    set("#ed-crystal", !twist ? "no sand, ice or rime" : v.crystal_optimal == null ? (state === "done" ? "none" : "…")
+    set("#ed-crystal", !twist(lv) ? "no sand, ice or rime" : v.crystal_optimal == null ? (state === "done" ? "none" : "…")
       : `${v.crystal_optimal}` + (v.optimal != null ? `, twist margin ${v.optimal - v.crystal_optimal}` : "")
         + (v.optional_twist ? " (some optimal line moves no twist block)" : ""));
     const movable = lv.blocks.length - 1, dead = (v.dead_blocks || []).filter((i) => lv.blocks[i] && lv.blocks[i].kind !== "key");
@@ -442,7 +435,6 @@ function showVerdict() {
   $("#export").disabled = !!problem;
 }
 
-const twist = (lv) => lv.blocks.some((b) => ["sand", "ice", "rime"].includes(b.kind));
 
 function jumpToDeepest() {
   const lv = model.level, at = verdict.start;

@@ -679,7 +679,8 @@ export function measureLevel(level, { cap, planCap, solutionCap, chainWork = 0, 
   const dag = optimalDag(g, dist);
   if (!dag) {
     return { outcome: "unsolvable", optimal: null, moves: [], plans: 0, plans_capped: false, solutions: 0,
-      solutions_capped: false, dead_blocks: level.blocks.map((_, i) => i), first_moves: [], first_moves_optimal: 0, ...common };
+      solutions_capped: false, dead_blocks: level.blocks.map((_, i) => i), first_moves: [], first_moves_optimal: 0,
+      forced: null, optional_twist: false, ...(chainWork ? { chain: null, chain_capped: false } : {}), ...common };
   }
   const { best, doff, dedge } = dag, moved = new Uint8Array(c.n), count = new Float64Array(g.n), scap = solutionCap + 1;
   for (let k = 0; k < doff[g.n]; k++) moved[g.eb[dedge[k]]] = 1;
