@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
-from lumina.model import BEAM_STEP, TWIST_KINDS, Analysis, Level, beam_start
+from lumina.model import BEAM_STEP, MECHANICS, TWIST_KINDS, Analysis, Level, beam_start
 
 # ---------------------------------------------------------------------------
 # Thresholds (RULES.md Quality; the numbers are calibrated in docs/RULES-DECISIONS.md).
@@ -41,7 +41,6 @@ BEAM_MAX_PLANS = 40            # beam candidates measured stay far below (at mos
 MAX_DEAD_SHARE = 0.40          # non-key blocks that never move in any optimal solution
 BEAM_MAX_DEAD_SHARE = 0.67     # beam layouts are pinned by the light path and mirrors
 
-MECHANICS = ("crystal", *TWIST_KINDS, "beam")
 # Every reason a candidate level is turned away, in `screen`'s order (cheapest first):
 # the solver's outcome, the band, duplicates, then the measured verdicts of `judge_level`.
 LEVEL_REASONS = ("unbound", "plans", "dead_blocks")     # judge_level's, cheapest first

@@ -25,6 +25,9 @@ from typing import Any
 
 TWIST_KINDS = ("sand", "ice", "rime")     # the kinds whose rules differ from crystal
 KINDS = ("key", "crystal", *TWIST_KINDS)
+MECHANICS = ("crystal", *TWIST_KINDS, "beam")   # a level's label, in this order
+# Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)
+GEN4_MEASURES = ("chain", "forced", "deepest", "optional_twist", "mechanics")
 FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the state
 SIDES = ("left", "right", "top", "bottom")
 DIRS = ("N", "E", "S", "W")
@@ -192,7 +195,18 @@ class Analysis:
     first_moves_legal: int    # legal first moves
     component_states: int     # states reachable from the start
     traps: int                # of those, states from which no win is reachable
+    # Recorded since lumina-gen/4 (None: a pack written before; all five or none):
+    chain: int | None = None  # least over plans of the plan's dependency height
+    forced: int | None = None  # moves of the stored solution with exactly one optimal move
+    deepest: int | None = None  # the board's deepest par (binding starts on twist levels)
+    optional_twist: bool | None = None  # some optimal solution moves no sand, ice or rime
+    mechanics: tuple[str, ...] | None = None  # the label: `Level.mechanics`
     family: str               # near-duplicate family key
+
+    @property
+    def has_gen4_measures(self) -> bool:
+        """True when the lumina-gen/4 measures (`GEN4_MEASURES`) are recorded."""
+        return self.chain is not None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -233,6 +247,15 @@ class Level:
         return sum(1 for b in self.blocks if b.kind == kind)
 
     @property
+    def mechanics(self) -> tuple[str, ...]:
+        """The level's truthful label (RULES.md "Labels tell the truth"), in `MECHANICS`
+        order: every twist kind on the board, plus "beam" on a beam level; ("crystal",)
+        when there is neither."""
+        kinds = {b.kind for b in self.blocks}
+        out = tuple(k for k in TWIST_KINDS if k in kinds) + (("beam",) if self.win == "beam" else ())
+        return out or ("crystal",)
+
+    @property
     def state_bits(self) -> int:
         flags = sum(1 for b in self.blocks if b.kind in FLAG_KINDS)
         return COORD_BITS * len(self.blocks) + flags
@@ -270,6 +293,9 @@ class Level:
                 "first_moves_optimal": a.first_moves_optimal,
                 "first_moves_legal": a.first_moves_legal,
                 "component_states": a.component_states, "traps": a.traps,
+                **({"chain": a.chain, "forced": a.forced, "deepest": a.deepest,
+                    "optional_twist": a.optional_twist, "mechanics": list(a.mechanics)}
+                   if a.has_gen4_measures else {}),
                 "family": a.family}
         return out
 
@@ -301,8 +327,9 @@ _LEVEL_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirro
                  "blocks", "optimal", "solution", "name", "tutorial", "analysis")
 _ANALYSIS_FIELDS = ("plans", "plans_capped", "solutions", "solutions_capped", "dead_blocks",
                     "dead_share", "crystal_optimal", "first_moves_optimal",
-                    "first_moves_legal", "component_states", "traps", "family")
-_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS if f != "crystal_optimal")
+                    "first_moves_legal", "component_states", "traps", *GEN4_MEASURES, "family")
+_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS
+                           if f != "crystal_optimal" and f not in GEN4_MEASURES)
 
 
 def _int(lid: str, field: str, v: Any, *, minimum: int = 0) -> int:
@@ -408,6 +435,7 @@ def _parse(data: Any) -> Level:
             if not isinstance(a[flag], bool):
                 raise LevelError(lid, f"analysis.{flag}", "must be true or false")
         check_text(lid, "analysis.family", a["family"])
+        gen4 = _gen4_measures(lid, a)
         crystal = a.get("crystal_optimal")
         analysis = Analysis(
             plans=_int(lid, "analysis.plans", a["plans"]), plans_capped=a["plans_capped"],
@@ -418,11 +446,35 @@ def _parse(data: Any) -> Level:
             first_moves_optimal=_int(lid, "analysis.first_moves_optimal", a["first_moves_optimal"]),
             first_moves_legal=_int(lid, "analysis.first_moves_legal", a["first_moves_legal"]),
             component_states=_int(lid, "analysis.component_states", a["component_states"]),
-            traps=_int(lid, "analysis.traps", a["traps"]), family=a["family"])
+            traps=_int(lid, "analysis.traps", a["traps"]), family=a["family"], **gen4)
     return Level(id=lid, width=width, height=height, exit=exit_, blocks=tuple(blocks),
                  walls=tuple(walls), mirrors=tuple(mirrors), win=win, beam=beam,
                  optimal=optimal, solution=solution, name=name, tutorial=tutorial,
                  analysis=analysis)
+
+
+def _gen4_measures(lid: str, a: dict) -> dict[str, Any]:
+    """The lumina-gen/4 measures of an analysis object: all of them or none (older
+    packs), each of its type; a mechanics label lists known mechanics once each, in
+    `MECHANICS` order."""
+    present = [f for f in GEN4_MEASURES if f in a]
+    if not present:
+        return {}
+    for f in GEN4_MEASURES:
+        if f not in a:
+            raise LevelError(lid, f"analysis.{f}", f"missing (recorded with {present[0]})")
+    if not isinstance(a["optional_twist"], bool):
+        raise LevelError(lid, "analysis.optional_twist", "must be true or false")
+    label = _list(lid, "analysis.mechanics", a["mechanics"])
+    for i, m in enumerate(label):
+        _choice(lid, f"analysis.mechanics[{i}]", m, MECHANICS)
+    if not label or label != sorted(set(label), key=MECHANICS.index):
+        raise LevelError(lid, "analysis.mechanics", "must list mechanics once each, in the order "
+                         f"{', '.join(MECHANICS)}; got {short(label)}")
+    return {"chain": _int(lid, "analysis.chain", a["chain"]),
+            "forced": _int(lid, "analysis.forced", a["forced"]),
+            "deepest": _int(lid, "analysis.deepest", a["deepest"]),
+            "optional_twist": a["optional_twist"], "mechanics": tuple(label)}
 
 
 # ---------------------------------------------------------------------------
@@ -523,6 +575,10 @@ def _validate(lv: Level) -> None:
             raise LevelError(lid, "solution", f"has {len(lv.solution)} moves but optimal is "
                              f"{lv.optimal}")
     if lv.analysis is not None:
+        missing = [f for f in GEN4_MEASURES if getattr(lv.analysis, f) is None]
+        if missing and len(missing) < len(GEN4_MEASURES):
+            raise LevelError(lid, f"analysis.{missing[0]}", "missing (the lumina-gen/4 measures "
+                             "are recorded all together or not at all)")
         for i, bi in enumerate(lv.analysis.dead_blocks):
             if not 0 <= bi < len(lv.blocks):
                 raise LevelError(lid, f"analysis.dead_blocks[{i}]", f"no block {bi}")

@@ -591,13 +591,15 @@ def _replay(level: Level, seq: tuple[Move, ...]) -> list[State]:
     return states
 
 
-def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int:
-    """Optimal sequences up to swapping commuting adjacent moves (RULES.md Quality, Plans).
+def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None
+                 ) -> list[list[tuple[Move, ...]]]:
+    """Optimal sequences grouped into plans (RULES.md Quality, Plans), each group sorted,
+    the groups in order of their least member.
 
     Union-find over the sequences: join ``seq`` with the sequence whose moves i and
     i + 1 are swapped when the two moves belong to different blocks, both orders are
     legal from the same position with the same (block, distance) labels, and both
-    orders reach the same position.  The number of groups is the number of plans."""
+    orders reach the same position."""
     if seqs is None:
         seqs = optimal_sequences(level)
     index = {s: n for n, s in enumerate(seqs)}
@@ -627,19 +629,111 @@ def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int:
             # Same length, same end: the swapped sequence is optimal, so it was enumerated.
             other = index[swapped]
             parent[find(index[seq])] = find(other)
-    return len({find(n) for n in range(len(seqs))})
+    groups: dict[int, list[tuple[Move, ...]]] = {}
+    for n, seq in enumerate(seqs):
+        groups.setdefault(find(n), []).append(seq)
+    return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
+
+
+def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int:
+    """Optimal sequences up to swapping commuting adjacent moves: the number of groups."""
+    return len(plan_classes(level, seqs))
+
+
+def occurrences(seq: tuple[Move, ...]) -> list[tuple[int, int]]:
+    """Each move of ``seq`` named as an occurrence: (block, k) for block's k-th move."""
+    seen: dict[int, int] = {}
+    out = []
+    for block, _ in seq:
+        seen[block] = seen.get(block, 0) + 1
+        out.append((block, seen[block]))
+    return out
+
+
+def plan_chain(group: list[tuple[Move, ...]]) -> int:
+    """A plan's chain (RULES.md Quality, Dependent moves): occurrence i precedes j when
+    i comes before j in every sequence of the plan; the chain is the number of moves
+    in the longest run of that order, each preceding the next.
+
+    Swaps exchange moves of different blocks only, so every sequence of a plan holds
+    the same occurrences, each with the same (block, distance) label."""
+    where = []
+    for seq in group:
+        occ = occurrences(seq)
+        where.append({o: i for i, o in enumerate(occ)})
+        assert sorted(zip(occ, seq)) == sorted(zip(occurrences(group[0]), group[0])), \
+            "a plan's sequences hold different occurrences"
+    order = occurrences(group[0])           # one sequence of the plan: a linear extension
+    height: dict[tuple[int, int], int] = {}
+    for j, o in enumerate(order):
+        height[o] = 1 + max((height[p] for p in order[:j]
+                             if all(w[p] < w[o] for w in where)), default=0)
+    return max(height.values(), default=0)
+
+
+def chain(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int | None:
+    """The level's chain: the least chain over its plans (None when unsolvable, 0 when
+    solved at load)."""
+    if seqs is None:
+        seqs = optimal_sequences(level)
+    if not seqs:
+        return None
+    return min(plan_chain(g) for g in plan_classes(level, seqs))
+
+
+def forced(level: Level, solution: tuple[Move, ...], cap: int = 500_000) -> int | None:
+    """Moves of ``solution`` made from a position with exactly one optimal move (a move
+    after which a fresh BFS proves the par one lower); None when ``solution`` is not an
+    optimal solution."""
+    nb = memo_neighbours(level)
+    s = start(level)
+    par = solve_from(level, s, cap, nb)
+    if par is None or len(solution) != par:
+        return None
+    out = 0
+    for move in solution:
+        best = [m for m, t in nb(s) if solve_from(level, t, cap, nb) == par - 1]
+        if move not in best:
+            return None
+        out += len(best) == 1
+        s = _slide(level, s, move)
+        par -= 1
+    return out
+
+
+TWIST = ("sand", "ice", "rime")
+
+
+def optional_twist(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> bool:
+    """True when the level has sand, ice or rime and some optimal sequence moves none
+    of those blocks."""
+    if not has_twists(level):
+        return False
+    if seqs is None:
+        seqs = optimal_sequences(level)
+    kinds = [b["kind"] for b in level["blocks"]]
+    return any(all(kinds[b] not in TWIST for b, _ in seq) for seq in seqs)
+
+
+def deepest(level: Level, cap: int = 20_000) -> int:
+    """The board's deepest par (RULES.md Quality, The hardest start): the highest par
+    over the starts of ``sweep`` (the level's blocks wherever crystal slides take them,
+    each with a fresh twist state); for a level with sand, ice or rime only binding
+    starts (par above crystal par) count. 0 when no start counts."""
+    sw = sweep(level, cap)
+    return sw["deepest_binding"] if has_twists(level) else sw["deepest"]
 
 
 def crystal(level: Level) -> Level:
     """The same board with every sand, ice and rime block turned into crystal of the same shape."""
     out = dict(level)
-    out["blocks"] = [dict(b, kind="crystal") if b["kind"] in ("sand", "ice", "rime") else dict(b)
+    out["blocks"] = [dict(b, kind="crystal") if b["kind"] in TWIST else dict(b)
                      for b in level["blocks"]]
     return out
 
 
 def has_twists(level: Level) -> bool:
-    return any(b["kind"] in ("sand", "ice", "rime") for b in level["blocks"])
+    return any(b["kind"] in TWIST for b in level["blocks"])
 
 
 def traps(level: Level, cap: int = 500_000) -> int:
@@ -670,6 +764,10 @@ def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str,
         "first_moves_legal": len(moves(level, start(level))),
         "component_states": len(comp),
         "traps": traps(level, cap),
+        "chain": chain(level, seqs),
+        "optional_twist": optional_twist(level, seqs),
+        "dead_twists": tuple(i for i in range(len(level["blocks"]))
+                             if i not in moved and level["blocks"][i]["kind"] in TWIST),
     }
 
 
