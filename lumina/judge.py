@@ -40,6 +40,8 @@ MAX_PLANS = 40                 # keeps 85.2% of rush-sample boards, 97-100% of c
 BEAM_MAX_PLANS = 40            # beam candidates measured stay far below (at most 10)
 MAX_DEAD_SHARE = 0.40          # non-key blocks that never move in any optimal solution
 BEAM_MAX_DEAD_SHARE = 0.67     # beam layouts are pinned by the light path and mirrors
+MIN_CHAIN_SHARE = 0.55         # chain / par floor, for levels of par MIN_CHAIN_SHARE_FROM or more
+MIN_CHAIN_SHARE_FROM = 20      # (calibrated on the rush sample: docs/RULES-DECISIONS.md 34)
 
 # Every reason a candidate level is turned away, in `screen`'s order (cheapest first):
 # the solver's outcome, the band, duplicates, then the measured verdicts of `judge_level`.
@@ -378,7 +380,8 @@ def screen(level: Level, *, seen: Seen | None = None, band: tuple[int, int] | No
 
 
 def analysis(level: Level, m) -> Analysis:
-    """The pack's per-level record of `lumina.engine.measure(level)` (`m`)."""
+    """The pack's per-level record of `lumina.engine.measure(level)` (`m`; its `forced`
+    counted along the solution the level stores), with the level's label."""
     return Analysis(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
                     solutions_capped=m.solutions_capped, dead_blocks=tuple(m.dead_blocks),
                     dead_share=dead_share(level, m.dead_blocks),
@@ -386,6 +389,8 @@ def analysis(level: Level, m) -> Analysis:
                     first_moves_optimal=m.first_moves_optimal,
                     first_moves_legal=m.first_moves_legal,
                     component_states=m.component_states, traps=m.traps,
+                    chain=m.chain, forced=m.forced, deepest=m.deepest,
+                    optional_twist=m.optional_twist, mechanics=level.mechanics,
                     family=family_key(level))
 
 

@@ -14,8 +14,10 @@ the states explored. `--rush FILE` prints one tab-separated line per board:
 
 `--analyse` prints the measures of difficulty of RULES.md "Quality" per level
 (`lumina.engine.measure`): plans and raw optimal solutions (each exact up to its
-cap), dead blocks, crystal par, optimal and legal first moves, component states and
-traps; with `--json` one JSON line per level (keys: `ANALYSIS_KEYS`). Rush Hour
+cap), dead blocks, the chain, forced moves (along the stored solution, else the one
+printed), crystal par, optional twist and dead twist blocks, the board's deepest
+par, the label, optimal and legal first moves, component states and traps; with
+`--json` one JSON line per level (keys: `ANALYSIS_KEYS`). Rush Hour
 boards print moves and blocks with the board's own piece letters (`E+1 A+3`).
 """
 from __future__ import annotations
@@ -74,33 +76,40 @@ def format_moves(moves: Sequence[tuple[int, int]], letters: Sequence[str] | None
 
 ANALYSIS_KEYS = ("level", "outcome", "optimal", "plans", "plans_capped", "solutions",
                  "solutions_capped", "dead_blocks", "crystal_optimal", "first_moves",
-                 "first_moves_optimal", "first_moves_legal", "component_states", "traps")
+                 "first_moves_optimal", "first_moves_legal", "component_states", "traps",
+                 "chain", "chain_capped", "forced", "deepest", "optional_twist",
+                 "dead_twists", "mechanics")
 
 
-def analysis_record(level_id: str, m, board: str | None = None) -> dict:
-    """One `--analyse --json` line: `ANALYSIS_KEYS` from a `Measures`, plus `board` and
-    `pieces` (piece letter per block index) for a Rush Hour board."""
-    rec = {"level": level_id, "outcome": m.outcome.value, "optimal": m.optimal,
+def analysis_record(level: Level, m, board: str | None = None) -> dict:
+    """One `--analyse --json` line: `ANALYSIS_KEYS` from a `Measures` (and the level's
+    label), plus `board` and `pieces` (piece letter per block index) for a Rush Hour
+    board."""
+    rec = {"level": level.id, "outcome": m.outcome.value, "optimal": m.optimal,
            "plans": m.plans, "plans_capped": m.plans_capped,
            "solutions": m.solutions, "solutions_capped": m.solutions_capped,
            "dead_blocks": list(m.dead_blocks), "crystal_optimal": m.crystal_optimal,
            "first_moves": [list(mv) for mv in m.first_moves],
            "first_moves_optimal": m.first_moves_optimal,
            "first_moves_legal": m.first_moves_legal,
-           "component_states": m.component_states, "traps": m.traps}
+           "component_states": m.component_states, "traps": m.traps,
+           "chain": m.chain, "chain_capped": m.chain_capped, "forced": m.forced,
+           "deepest": m.deepest, "optional_twist": m.optional_twist,
+           "dead_twists": list(m.dead_twists), "mechanics": list(level.mechanics)}
     if board is not None:
         rec["board"] = board
-        rec["pieces"] = "".join(rush_hour_letters(board, id=level_id))
+        rec["pieces"] = "".join(rush_hour_letters(board, id=level.id))
     return rec
 
 
-def format_analysis(level_id: str, m, moves: Sequence[tuple[int, int]] = (),
+def format_analysis(level: Level, m, moves: Sequence[tuple[int, int]] = (),
                     letters: Sequence[str] | None = None) -> str:
-    """The measures of one level as readable text (`moves`: one optimal solution)."""
+    """The measures of one level as readable text (`moves`: the optimal solution its
+    forced moves are counted along)."""
     capped = lambda n, flag: f"more than {n:,}" if flag else f"{n:,}"  # noqa: E731
     name = (lambda b: letters[b]) if letters is not None else str
-    out = [f"{level_id}: {m.outcome.value}" + (f" in {m.optimal} moves" if m.optimal is not None
-                                                 else "")]
+    out = [f"{level.id}: {m.outcome.value}" + (f" in {m.optimal} moves" if m.optimal is not None
+                                                else "") + f"   ({' + '.join(level.mechanics)})"]
     if m.outcome is Outcome.EXHAUSTED:
         out.append("  state cap reached: nothing is known")
         return "\n".join(out)
@@ -109,8 +118,16 @@ def format_analysis(level_id: str, m, moves: Sequence[tuple[int, int]] = (),
     out.append(f"  plans: {capped(m.plans, m.plans_capped)}   "
                f"optimal solutions: {capped(m.solutions, m.solutions_capped)}")
     out.append("  dead blocks: " + (" ".join(name(b) for b in m.dead_blocks) or "none"))
+    if m.optimal:
+        out.append(f"  chain: {'at most ' if m.chain_capped else ''}{m.chain} of {m.optimal} "
+                   f"moves ({m.chain / m.optimal:.2f})   forced: "
+                   + ("-" if m.forced is None else f"{m.forced} of {m.optimal} moves"))
     out.append("  crystal par: " + ("no sand, ice or rime" if m.crystal_optimal is None
-                                    else str(m.crystal_optimal)))
+                                    else f"{m.crystal_optimal}   optional twist: "
+                                    f"{'yes' if m.optional_twist else 'no'}   dead twists: "
+                                    + (" ".join(name(b) for b in m.dead_twists) or "none")))
+    out.append("  board's deepest: " + ("unknown (state cap)" if m.deepest is None
+                                        else f"{m.deepest}"))
     out.append(f"  first moves: {m.first_moves_optimal} optimal of {m.first_moves_legal} legal"
                + (f" ({format_moves(m.first_moves, letters)})" if m.first_moves else ""))
     out.append(f"  component: {m.component_states:,} states, {m.traps:,} traps")
@@ -120,14 +137,16 @@ def format_analysis(level_id: str, m, moves: Sequence[tuple[int, int]] = (),
 def _analyse(lv: Level, args, board: str | None = None) -> object:
     """Measure one level and print it (text or a JSON line); returns the Measures."""
     from lumina.engine import measure
+    moves = lv.solution
+    if moves is None:
+        moves = solve(lv, state_cap=args.state_cap).moves
     m = measure(lv, plan_cap=args.plan_cap, solution_cap=args.solution_cap,
-                state_cap=args.state_cap)
+                state_cap=args.state_cap, solution=moves)
     if args.json:
-        print(json.dumps(analysis_record(lv.id, m, board)))
+        print(json.dumps(analysis_record(lv, m, board)))
     else:
         letters = rush_hour_letters(board, id=lv.id) if board is not None else None
-        moves = solve(lv, state_cap=args.state_cap).moves if m.optimal is not None else ()
-        print(format_analysis(lv.id, m, moves, letters))
+        print(format_analysis(lv, m, moves if m.optimal is not None else (), letters))
     return m
 
 

@@ -824,6 +824,8 @@ def sweep(layout: Level, cap: int = 20_000) -> dict[str, Any]:
         "solvable": len(pars),
         "deepest": max(pars, default=0),
         "deepest_binding": max(binding, default=0),
+        "deepest_margin": max((p - c for _, p, c in starts.values()
+                               if p is not None and p > c and p == max(binding)), default=0),
         "binding": len(binding),
         "traps": sum(1 for s in seen if solve_from(layout, s, cap, nb) is None),
         "histogram": histogram,

@@ -92,6 +92,9 @@ def test_analyse_json_is_the_engines_measures(capsys):
         m.first_moves_optimal, m.first_moves_legal)
     assert rec["traps"] == m.traps and rec["outcome"] == "solved"
     assert rec["pieces"] == "".join(rush_hour_letters(board))
+    assert (rec["chain"], rec["chain_capped"], rec["forced"]) == (m.chain, False, m.forced)
+    assert (rec["deepest"], rec["optional_twist"]) == (m.deepest, False) and m.deepest >= mm
+    assert rec["dead_twists"] == [] and rec["mechanics"] == ["crystal"]
 
 
 def test_analyse_text_names_rush_pieces(capsys):
@@ -108,6 +111,9 @@ def test_analyse_text_names_rush_pieces(capsys):
         assert f"{letters[b]}{d:+d}" in first
     assert f"{m.first_moves_optimal} optimal of {m.first_moves_legal} legal" in first
     assert f"{cluster:,} states" in out
+    assert (f"  chain: {m.chain} of {mm} moves ({m.chain / mm:.2f})   forced: {m.forced} of "
+            f"{mm} moves") in out
+    assert f"  board's deepest: {m.deepest}" in out and "(crystal)" in out
 
 
 def test_analyse_a_pack_file_one_json_line_per_level(capsys, tmp_path):
@@ -139,6 +145,10 @@ def test_analyse_a_pack_file_one_json_line_per_level(capsys, tmp_path):
     assert out.startswith("t-plain: solved in 3 moves")
     assert "plans: 1" in out and "optimal solutions: 2" in out
     assert "crystal par: no sand, ice or rime" in out
+    assert "chain: 2 of 3 moves (0.67)" in out
+    # The sand level: its sand must move (no optional twist), its label says sand.
+    assert (recs[0]["optional_twist"], recs[0]["dead_twists"]) == (False, [])
+    assert recs[0]["mechanics"] == ["sand"] and recs[1]["mechanics"] == ["crystal"]
 
 
 def test_analyse_rush_file_checks_mm_and_cluster(capsys, tmp_path):

@@ -1,7 +1,8 @@
 """The engine's measures of difficulty and exact sweep held to brute force (tests/reference.py).
 
 RULES.md "Quality" defines what a level records (par, plans, raw solutions, dead
-blocks, crystal par, optimal and legal first moves, component states, traps) and
+blocks, crystal par, optimal and legal first moves, component states, traps, the
+chain, forced moves, the optional twist, the board's deepest par) and
 "Generation" defines the exact sweep (every start of a layout's crystal component
 filed by its real par).  The reference answers each question the slowest obvious
 way: every optimal move sequence enumerated, plans as union-find groups of those
@@ -147,6 +148,9 @@ def _compare_measures(d: dict) -> None:
     assert got.first_moves_legal == want["first_moves_legal"]
     assert got.component_states == want["component_states"]
     assert got.traps == want["traps"]
+    assert (got.chain, got.chain_capped) == (want["chain"], False)
+    assert got.optional_twist == want["optional_twist"]
+    assert got.dead_twists == want["dead_twists"]
 
 
 @pytest.mark.parametrize("levels", ALL_FAMILIES)
@@ -274,7 +278,7 @@ def _compare_sweep(d: dict) -> None:
     note(f"engine {got}")
     assert got.complete
     for field in ("positions", "goals", "solvable", "deepest", "deepest_binding",
-                  "binding", "traps"):
+                  "deepest_margin", "binding", "traps"):
         assert getattr(got, field) == want[field], field
     assert got.starts == want["positions"]
     assert dict(got.histogram) == want["histogram"]
@@ -319,7 +323,7 @@ def test_exact_sweep_harvest_is_a_seeded_sample_of_the_right_starts(d, min_depth
     assert got == again                                # seeded: same inputs, same sample
     # The summary does not depend on the harvest settings.
     for field in ("positions", "states", "goals", "solvable", "deepest", "deepest_binding",
-                  "binding", "traps", "histogram"):
+                  "deepest_margin", "binding", "traps", "histogram"):
         assert getattr(got, field) == getattr(full, field), field
     wanted: dict[int, int] = {}
     for c in every.values():
@@ -374,3 +378,154 @@ def test_rush_sample_measures():
                 or m.plans_capped or m.plans < 1 or m.plans > m.solutions):
             wrong.append((board, mm, cluster, m))
     assert wrong == []
+
+
+# -------------------------------------------------------------- chain, forced, deepest
+
+def test_reference_chain_of_independent_clears():
+    # B and C clear the key's row in either order (one plan), then the key: B -> A and
+    # C -> A are the longest runs, so the chain is 2 of 3 moves.
+    lv = R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1))
+    assert R.chain(lv) == 2
+    assert measure(Level.from_json(lv)).chain == 2
+
+
+def test_reference_chain_of_a_relay():
+    # C must drop before B can, and B before the key: one long idea, chain 3 of 3.
+    lv = R.ascii_level("""
+        ..B...
+        AAB...
+        ..C...
+        ..C...
+        ......
+        ......
+    """, exit=("right", 1))
+    assert R.optimal_sequences(lv) == [((2, 2), (0, 2), (1, 4))]      # B=0, A=1, C=2
+    assert R.chain(lv) == 3
+    assert measure(Level.from_json(lv)).chain == 3
+
+
+def test_chain_is_the_least_over_plans():
+    # A published 6-move Rush Hour board with four plans whose chains differ: two of 4
+    # moves, two of 5. The level's chain is the least.
+    lv = R.rush_level("ooEoooooEoFoAAEoFooDBBGooDooGooCCooo")
+    assert sorted(R.plan_chain(g) for g in R.plan_classes(lv)) == [4, 4, 5, 5]
+    assert R.chain(lv) == 4
+    m = measure(Level.from_json(lv))
+    assert (m.plans, m.chain, m.chain_capped) == (4, 4, False)
+
+
+# Published boards whose plans have different chains (random small levels almost never do).
+CHAINS_DIFFER = ("ooBBooooCCoFAAoEoFoooEoooooxoooooooo", "oBBGCCoooGHoAAoGHooDDEEoooFFoooooooo",
+                 "oxCCxoooHIooAAHIoooGEEEooGFFoooooooo", "oooooKoHBBBKoHAAJoCCIoJoooIDDDoxFFGG",
+                 "HBBxDDHoJoooAAJoKLIEEEKLIoooooIFFoGG")
+
+
+@pytest.mark.parametrize("board", CHAINS_DIFFER)
+def test_chain_is_the_least_over_plans_on_published_boards(board):
+    lv = R.rush_level(board)
+    chains = [R.plan_chain(g) for g in R.plan_classes(lv)]
+    assert len(set(chains)) > 1
+    m = measure(Level.from_json(lv))
+    assert (m.chain, m.chain_capped) == (min(chains), False)
+
+
+@pytest.mark.slow
+def test_chain_matches_brute_force_on_small_published_boards():
+    """Every rush-sample board of at most 1,500 states and 300 optimal sequences with
+    more than one plan (96 boards, 6 whose plans have different chains)."""
+    checked = 0
+    for _mm, board, cluster in R.rush_sample_lines():
+        if cluster > 1500:
+            continue
+        level = Level.from_rush_hour(board)
+        m = measure(level)
+        if m.solutions > 300 or m.plans < 2:
+            continue
+        assert m.chain == R.chain(R.rush_level(board)), board
+        checked += 1
+    assert checked > 50
+
+
+def _optimal_sequence(d: dict, data) -> tuple:
+    try:
+        seqs = R.optimal_sequences(d, limit=MAX_SEQUENCES)
+    except R.CapExceeded:
+        assume(False)
+    assume(seqs)
+    return data.draw(st.sampled_from(seqs), label="solution")
+
+
+@pytest.mark.parametrize("levels", ALL_FAMILIES)
+@settings(max_examples=S.examples(20))
+@given(data=st.data())
+def test_forced_moves_match_brute_force_along_any_optimal_solution(levels, data):
+    d = data.draw(levels, label="level")
+    level = _small(d)
+    seq = _optimal_sequence(d, data)
+    assert measure(level, solution=seq).forced == R.forced(d, seq)
+    # The stored solution is the default, and with none stored the solver's.
+    stored = level.replace(optimal=len(seq), solution=seq)
+    assert measure(stored).forced == R.forced(d, seq)
+    assert measure(level).forced == R.forced(d, solve(level).moves)
+
+
+@settings(max_examples=S.examples(20))
+@given(d=S.levels(), data=st.data())
+def test_forced_is_none_for_a_solution_that_is_not_optimal(d, data):
+    level = _small(d)
+    seq = _optimal_sequence(d, data)
+    assume(seq)
+    assert R.forced(d, seq[:-1]) is None
+    assert measure(level, solution=seq[:-1]).forced is None
+    board = E.Board(level)
+    wrong = [mv for mv in board.moves(board.start) if (mv,) + seq[1:] not in
+             R.optimal_sequences(d, limit=MAX_SEQUENCES)]
+    assume(wrong)
+    assert measure(level, solution=(wrong[0],) + seq[1:]).forced is None
+
+
+@pytest.mark.parametrize("levels", ALL_FAMILIES)
+@settings(max_examples=S.examples(20))
+@given(data=st.data())
+def test_deepest_matches_brute_force(levels, data):
+    d = data.draw(levels, label="level")
+    level = _small_layout(d)
+    want = _reference_sweep(d)
+    assert measure(level).deepest == (want["deepest_binding"] if R.has_twists(d)
+                                      else want["deepest"])
+
+
+@pytest.mark.parametrize("levels", ALL_FAMILIES)
+@settings(max_examples=S.examples(15))
+@given(data=st.data())
+def test_chain_walked_in_full_agrees_with_the_static_dependence(levels, data):
+    # The kernel's chain reads a fixed dependence between two moves; on boards where a
+    # third block can decide (thick ice) lumina.engine walks every plan in full instead.
+    # Both ways agree with brute force wherever the first applies.
+    d = data.draw(levels, label="level")
+    level = _small(d)
+    m = measure(level)
+    assume(m.optimal is not None)
+    r = E._graph.level_measures(E.Board(level), 10**6, 10**6, 10**6, solve(level).moves,
+                                10**6, False, 10**4)
+    assert r["members"] is not None and len(r["members"]) == m.plans
+    assert E._chain_by_members(E.Board(level), r["members"], False) == (m.chain, False)
+
+
+@settings(max_examples=S.examples(15))
+@given(d=S.levels(), work=st.integers(1, 30))
+def test_chain_work_cap_gives_an_upper_bound_and_says_so(d, work):
+    level = _small(d)
+    full = measure(level)
+    assume(full.optimal)
+    got = measure(level, chain_work=work)
+    assert full.chain_capped is False
+    assert full.chain <= got.chain <= full.optimal
+    if not got.chain_capped:
+        assert got.chain == full.chain

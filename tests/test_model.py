@@ -50,6 +50,12 @@ def full_levels(draw):
                          "first_moves_legal": draw(st.integers(0, 30)),
                          "component_states": draw(st.integers(1, 10**6)),
                          "traps": draw(st.integers(0, 100)),
+                         **({"chain": draw(st.integers(0, 40)), "forced": draw(st.integers(0, 40)),
+                             "deepest": draw(st.integers(0, 60)),
+                             "optional_twist": draw(st.booleans()),
+                             "mechanics": draw(st.sampled_from([["crystal"], ["sand"], ["beam"],
+                                                                ["ice", "rime"], ["sand", "beam"]]))}
+                            if draw(st.booleans()) else {}),
                          "family": draw(st.text(alphabet="abcdefghij-0123456789", max_size=16))}
     return d
 

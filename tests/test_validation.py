@@ -15,6 +15,7 @@ file gives exit code 2 and one line on stderr, never a traceback.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from lumina import model
-from lumina.model import Level, LevelError
+from lumina.model import GEN4_MEASURES, Level, LevelError
 
 EXIT = {"id": "v-01", "width": 6, "height": 5, "exit": {"side": "right", "index": 2},
         "blocks": [{"kind": "key", "x": 0, "y": 2, "w": 2, "h": 1},
@@ -65,6 +66,11 @@ def edit(base: dict, **paths):
 DELETE = object()
 
 # (case name, bad level, field the message must name, another word it must contain)
+ANALYSIS = {"plans": 1, "plans_capped": False, "solutions": 1, "solutions_capped": False,
+            "dead_blocks": [], "dead_share": 0.0, "first_moves_optimal": 1,
+            "first_moves_legal": 1, "component_states": 2, "traps": 0, "chain": 1, "forced": 1,
+            "deepest": 1, "optional_twist": False, "mechanics": ["crystal"], "family": "f"}
+
 CASES = [
     ("overlapping blocks", edit(EXIT, blocks__1__x=1, blocks__1__y=2), "blocks[1]", "overlaps"),
     ("block out of bounds", edit(EXIT, blocks__1__x=5, blocks__1__y=4), "blocks[1]", "outside"),
@@ -118,6 +124,28 @@ CASES = [
                                                    "traps": 0, "family": "f", "extra": 1}),
      "analysis.extra", "unknown"),
     ("tutorial not a bool", edit(EXIT, tutorial=1), "tutorial", "true"),
+    ("chain not an integer", edit(EXIT, analysis=dict(ANALYSIS, chain="7")), "analysis.chain",
+     "integer"),
+    ("chain negative", edit(EXIT, analysis=dict(ANALYSIS, chain=-1)), "analysis.chain", "-1"),
+    ("forced a float", edit(EXIT, analysis=dict(ANALYSIS, forced=1.5)), "analysis.forced",
+     "integer"),
+    ("deepest a bool", edit(EXIT, analysis=dict(ANALYSIS, deepest=True)), "analysis.deepest",
+     "integer"),
+    ("optional twist not a bool", edit(EXIT, analysis=dict(ANALYSIS, optional_twist=0)),
+     "analysis.optional_twist", "true or false"),
+    ("mechanics not a list", edit(EXIT, analysis=dict(ANALYSIS, mechanics="crystal")),
+     "analysis.mechanics", "list"),
+    ("mechanics unknown", edit(EXIT, analysis=dict(ANALYSIS, mechanics=["lava"])),
+     "analysis.mechanics[0]", "one of"),
+    ("mechanics out of order", edit(EXIT, analysis=dict(ANALYSIS, mechanics=["rime", "ice"])),
+     "analysis.mechanics", "order"),
+    ("mechanics twice", edit(EXIT, analysis=dict(ANALYSIS, mechanics=["ice", "ice"])),
+     "analysis.mechanics", "once"),
+    ("mechanics empty", edit(EXIT, analysis=dict(ANALYSIS, mechanics=[])),
+     "analysis.mechanics", "once"),
+    ("one gen/4 measure without the rest",
+     edit(EXIT, analysis={k: v for k, v in ANALYSIS.items() if k != "deepest"}),
+     "analysis.deepest", "missing"),
 ]
 
 
@@ -176,3 +204,18 @@ def test_cli_square_block_file_exits_2(tmp_path: Path):
                           cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc
     assert "Traceback" not in proc.stderr and "blocks[1]" in proc.stderr
+
+
+def test_the_gen4_measures_round_trip_and_may_be_absent():
+    # Packs before lumina-gen/4 carry none of them; newer packs all of them.
+    full = edit(EXIT, analysis=ANALYSIS)
+    assert Level.from_json(full).to_json() == full
+    old = edit(EXIT, analysis={k: v for k, v in ANALYSIS.items() if k not in GEN4_MEASURES})
+    level = Level.from_json(old)
+    assert level.analysis.chain is None and level.to_json() == old
+
+
+def test_a_level_built_in_code_records_the_gen4_measures_all_or_none():
+    level = Level.from_json(edit(EXIT, analysis=ANALYSIS))
+    with pytest.raises(LevelError, match=r"analysis\.forced: missing"):
+        level.replace(analysis=dataclasses.replace(level.analysis, forced=None))

@@ -13,7 +13,8 @@ from lumina.engine import measure, solve
 from lumina.judge import analysis, family_key
 from lumina.model import Beam, Exit, Level
 from lumina.packfile import write_pack
-from lumina.verify import default_paths, verify_paths
+from lumina.model import GEN4_MEASURES
+from lumina.verify import default_paths, records_gen4_measures, verify_paths
 from lumina.worlds import world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,6 +161,49 @@ def test_plans_count_off_by_one_is_caught(tmp_path):
     proc = run_verify(edit_json(path, edit))
     assert proc.returncode == 1
     assert f"FAIL d-001: analysis.plans stored {plans + 1}, measured {plans}" in proc.stdout
+
+
+def test_chain_and_label_recorded_wrong_are_caught(tmp_path):
+    path = write(tmp_path, fixture_levels())
+    chain = measure(grid(CRYSTAL_A)).chain
+
+    def edit(levels):
+        levels[0]["analysis"]["chain"] += 1
+        levels[2]["analysis"]["mechanics"] = ["crystal"]     # d-003 carries sand
+    proc = run_verify(edit_json(path, edit))
+    assert proc.returncode == 1
+    assert f"FAIL d-001: analysis.chain stored {chain + 1}, measured {chain}" in proc.stdout
+    assert ("FAIL d-003: analysis.mechanics stored ('crystal',), measured ('sand',)"
+            in proc.stdout)
+
+
+def _without_gen4_measures(levels):
+    for lv in levels:
+        for f in GEN4_MEASURES:
+            del lv["analysis"][f]
+
+
+def test_packs_before_lumina_gen4_verify_without_the_new_measures(tmp_path):
+    # The committed lumina-gen/3 packs record no chain, forced moves, deepest, optional
+    # twist or label: they still verify. A pack of any later generator must record them.
+    old = edit_json(write(tmp_path, fixture_levels(), generator="lumina-gen/3"),
+                    _without_gen4_measures)
+    assert run_verify(old).returncode == 0
+    new = edit_json(write(tmp_path, fixture_levels(), generator="lumina-gen/4"),
+                    _without_gen4_measures)
+    proc = run_verify(new)
+    assert proc.returncode == 1
+    chain = measure(grid(CRYSTAL_A)).chain
+    assert f"FAIL d-001: analysis.chain missing (measured {chain})" in proc.stdout
+    assert proc.stdout.count("  FAIL ") == 5 * len(GEN4_MEASURES)
+
+
+def test_which_generators_may_leave_the_gen4_measures_out():
+    assert not records_gen4_measures({"generator": "lumina-gen/3"})
+    assert not records_gen4_measures({"generator": "lumina-fixtures/2"})
+    for gen in ("lumina-gen/4", "lumina-gen/10", "lumina-fixtures/3", "test", None):
+        assert records_gen4_measures({"generator": gen})
+    assert records_gen4_measures({})
 
 
 def test_optimal_off_by_one_is_caught(tmp_path):

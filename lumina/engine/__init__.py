@@ -32,6 +32,8 @@ DEFAULT_SOLUTION_CAP = 1_000_000
 
 DEFAULT_MEASURE_CAP = 2_000_000
 DEFAULT_PLAN_CAP = 1_000_000
+DEFAULT_CHAIN_WORK = 1_000_000      # plan-search steps for the chain (see `measure`)
+MEMBER_CAP = 100_000                # sequences of one plan walked where commutation is not static
 
 __all__ = ["Board", "EngineMissing", "Outcome", "Solution", "DagInfo", "Measures", "Candidate",
            "LayoutSweep", "solve", "analyse", "measure", "exact_sweep", "level_at", "component",
@@ -163,38 +165,133 @@ class Measures:
     first_moves_legal: int
     component_states: int          # states reachable from the start
     traps: int                     # of those, states from which no win is reachable
+    chain: int | None              # least over plans of the plan's dependency height (RULES.md
+                                   # "Dependent moves"); None unless solved
+    chain_capped: bool             # the plan search ran out of work: `chain` is an upper bound
+    forced: int | None             # moves of the solution made from a position with exactly one
+                                   # optimal move; None: not solved, or not an optimal solution
+    optional_twist: bool           # some optimal solution moves no sand, ice or rime block
+    dead_twists: tuple[int, ...]   # sand, ice and rime blocks among `dead_blocks`
+    deepest: int | None            # the board's deepest par (RULES.md "The hardest start"):
+                                   # over binding starts on twist levels; None: sweep capped
 
 
 def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFAULT_PLAN_CAP,
-            state_cap: int = DEFAULT_MEASURE_CAP) -> Measures:
+            state_cap: int = DEFAULT_MEASURE_CAP, solution=None,
+            chain_work: int = DEFAULT_CHAIN_WORK) -> Measures:
     """Enumerate the start's whole component under the real rules, then measure the
     optimal-solution DAG: plans (exact up to `plan_cap`), raw solutions (up to
-    `solution_cap`), dead blocks, first moves, traps. Outcome exhausted when the
-    component has more than `state_cap` states (then nothing else is known)."""
+    `solution_cap`), dead blocks, first moves, traps, the chain, forced moves, the
+    optional twist; and the board's deepest par. Outcome exhausted when the component
+    has more than `state_cap` states (then nothing else is known).
+
+    `forced` is counted along `solution` (default: the level's stored solution, else the
+    first win the breadth-first enumeration discovers: the solution `solve` returns). The chain searches the plans (their lexicographically least
+    sequences, best first, pruning plans that cannot beat the best so far) for at most
+    `chain_work` steps; past that `chain_capped` and the chain is the best found, an
+    upper bound (docs/RULES-DECISIONS.md 29)."""
     board = _board(level)
     plan_cap, solution_cap = _cap("plan_cap", plan_cap), _cap("solution_cap", solution_cap)
+    state_cap = _cap("state_cap", state_cap)
+    lv = board.level
+    if solution is None:
+        solution = lv.solution
     # count one past each cap, so a count equal to its cap is known to be exact
-    r = _graph.level_measures(board, plan_cap + 1, solution_cap + 1, _cap("state_cap", state_cap))
-    if r["outcome"] == 0:
-        r["plans_capped"] = r["plans_capped"] or r["plans"] > plan_cap
-        r["plans"] = min(r["plans"], plan_cap)
-        r["solutions_capped"] = r["solutions"] > solution_cap
-        r["solutions"] = min(r["solutions"], solution_cap)
-    if r["outcome"] != 2:
-        r["crystal_optimal"] = _crystal_optimal(board.level, state_cap)
+    # a thick ice block's front may rest on two blocks at once: then whether two moves
+    # commute can depend on a third block, and each plan is walked in full (MEMBER_CAP)
+    static = not any(b.kind == "ice" and min(b.w, b.h) > 1 for b in lv.blocks)
+    r = _graph.level_measures(board, plan_cap + 1, solution_cap + 1, state_cap,
+                              None if solution is None else [tuple(mv) for mv in solution],
+                              _cap("chain_work", chain_work),
+                              static, MEMBER_CAP)
     outcome = _OUTCOMES[r["outcome"]]
     if outcome is Outcome.EXHAUSTED:
         return Measures(outcome=outcome, optimal=None, plans=0, plans_capped=False,
                         solutions=0, solutions_capped=False, dead_blocks=(),
                         crystal_optimal=None, first_moves=(), first_moves_optimal=0,
-                        first_moves_legal=0, component_states=r["states"], traps=0)
+                        first_moves_legal=0, component_states=r["states"], traps=0,
+                        chain=None, chain_capped=False, forced=None, optional_twist=False,
+                        dead_twists=(), deepest=None)
+    if outcome is Outcome.SOLVED:
+        r["plans_capped"] = r["plans_capped"] or r["plans"] > plan_cap
+        r["plans"] = min(r["plans"], plan_cap)
+        r["solutions_capped"] = r["solutions"] > solution_cap
+        r["solutions"] = min(r["solutions"], solution_cap)
+        if r["members"] is not None:        # commutation not static: walk each plan
+            r["chain"], r["chain_capped"] = _chain_by_members(board, r["members"],
+                                                              r["chain_capped"])
+    twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
+    if twist:
+        sw = exact_sweep(board, per_depth=0, state_cap=state_cap)
+        r["deepest"] = sw.deepest_binding if sw.complete else None
     return Measures(outcome=outcome, optimal=r["optimal"], plans=r["plans"],
                     plans_capped=r["plans_capped"], solutions=r["solutions"],
                     solutions_capped=r["solutions_capped"], dead_blocks=r["dead_blocks"],
-                    crystal_optimal=r["crystal_optimal"], first_moves=r["first_moves"],
-                    first_moves_optimal=len(r["first_moves"]),
+                    crystal_optimal=_crystal_optimal(lv, state_cap),
+                    first_moves=r["first_moves"], first_moves_optimal=len(r["first_moves"]),
                     first_moves_legal=r["first_moves_legal"],
-                    component_states=r["component_states"], traps=r["traps"])
+                    component_states=r["component_states"], traps=r["traps"],
+                    chain=r["chain"], chain_capped=r["chain_capped"], forced=r["forced"],
+                    optional_twist=twist and r["optional"],
+                    dead_twists=tuple(i for i in r["dead_blocks"]
+                                      if lv.blocks[i].kind in TWIST_KINDS),
+                    deepest=r["deepest"])
+
+
+def _chain_by_members(board: Board, members, capped: bool) -> tuple[int, bool]:
+    """The least chain over the plans whose least sequences are `members`, each plan
+    walked in full: every sequence one swap of adjacent commuting moves away (RULES.md
+    Plans), occurrence i preceding j when it does in all of them. For boards where
+    whether two moves commute depends on a third block (a thick ice block's front can
+    rest on two blocks at once), so the kernel's static test is not exact. A plan of
+    more than MEMBER_CAP sequences keeps the kernel's bound and sets capped."""
+    best = None
+    for seq in members:
+        got = _plan_chain(board, tuple(seq))
+        if got is None:
+            capped = True
+            got = len(seq)
+        best = got if best is None else min(best, got)
+    return (0 if best is None else best), capped
+
+
+def _plan_chain(board: Board, seq: tuple) -> int | None:
+    seen, todo = {seq}, [seq]
+    while todo:
+        s = todo.pop()
+        states = [board.start]
+        for mv in s:
+            states.append(board.apply(states[-1], mv))
+        for i in range(len(s) - 1):
+            a, b = s[i], s[i + 1]
+            if a[0] == b[0] or b not in board.moves(states[i]):
+                continue
+            mid = board.apply(states[i], b)
+            if a not in board.moves(mid) or board.apply(mid, a) != states[i + 2]:
+                continue
+            t = s[:i] + (b, a) + s[i + 2:]
+            if t not in seen:
+                if len(seen) >= MEMBER_CAP:
+                    return None
+                seen.add(t)
+                todo.append(t)
+    where = [_occurrence_index(s) for s in seen]
+    order = list(_occurrence_index(seq))
+    height: dict[tuple[int, int], int] = {}
+    for j, o in enumerate(order):
+        height[o] = 1 + max((height[p] for p in order[:j] if all(w[p] < w[o] for w in where)),
+                            default=0)
+    return max(height.values(), default=0)
+
+
+def _occurrence_index(seq) -> dict[tuple[int, int], int]:
+    """(block, k) -> where block's k-th move stands in `seq`."""
+    count: dict[int, int] = {}
+    out = {}
+    for i, (b, _) in enumerate(seq):
+        count[b] = count.get(b, 0) + 1
+        out[(b, count[b])] = i
+    return out
 
 
 class Candidate(NamedTuple):
@@ -214,6 +311,8 @@ class LayoutSweep:
     solvable: int               # starts with a finite real par
     deepest: int                # max real par over starts
     deepest_binding: int        # max real par over binding starts
+    deepest_margin: int         # best twist margin (par - crystal_par) among the binding
+                                # starts at par deepest_binding (0 if none)
     binding: int                # starts with par > crystal_par
     traps: int                  # real states from which no win is reachable
     histogram: dict[int, int]   # real par -> starts with that par (par >= 1)
@@ -237,7 +336,7 @@ def exact_sweep(layout, *, min_depth: int = 1, per_depth: int = 60, seed: int = 
     if not r["complete"]:
         return LayoutSweep(complete=False, positions=r["positions"], states=r["states"],
                            work=r["work"], goals=0, starts=0, solvable=0, deepest=0, deepest_binding=0,
-                           binding=0, traps=0, histogram={}, harvest={})
+                           deepest_margin=0, binding=0, traps=0, histogram={}, harvest={})
     return _layout_sweep(r, per_depth, seed)
 
 
@@ -254,7 +353,7 @@ def _layout_sweep(r: dict, per_depth: int, seed: int) -> LayoutSweep:
     return LayoutSweep(complete=True, positions=r["positions"], states=r["states"],
                        work=r["work"], goals=r["goals"], starts=r["starts"], solvable=r["solvable"],
                        deepest=r["deepest"], deepest_binding=r["deepest_binding"],
-                       binding=r["binding"], traps=r["traps"], histogram=r["histogram"],
+                       deepest_margin=r["deepest_margin"], binding=r["binding"], traps=r["traps"], histogram=r["histogram"],
                        harvest=harvest)
 
 

@@ -28,7 +28,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free, qsort
 from libc.string cimport memset
 from lumina.engine.rules cimport (
     Core, MAXB, MAXMOVES, K_SAND, K_ICE, K_RIME, V_EXIT, V_BEAM, V_ANY, Rules, ExitRules,
-    BeamRules, AnyRules, each_move, gen_moves, do_move, solved, thaw)
+    BeamRules, AnyRules, each_move, gen_moves, do_move, solved, thaw, pos_of, flag_set)
 from lumina.engine.table cimport (
     Table, table_free, table_add, table_put, table_get, table_reset, table_scrub, table_start,
     table_bytes)
@@ -336,7 +336,7 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
     cdef int64_t npos = 0, i, j, nstates = 0, ncand = 0
     cdef int st = 0, twist = b.c.variant == V_ANY, par, cpar
     cdef int64_t goals = 0, traps = 0, solvable = 0, binding = 0
-    cdef int deepest = 0, deepest_binding = 0
+    cdef int deepest = 0, deepest_binding = 0, margin = 0
     cdef uint64_t start = fb.start
     cdef int64_t hist[256]
     memset(hist, 0, sizeof(hist))
@@ -403,6 +403,9 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
                     binding += 1
                     if par > deepest_binding:
                         deepest_binding = par
+                        margin = par - cpar
+                    elif par == deepest_binding and par - cpar > margin:
+                        margin = par - cpar
                 if par >= 1:
                     hist[par if par < 255 else 255] += 1
                 if want_cands and par >= min_depth and par >= 1 and (par > cpar or not binding_only):
@@ -427,7 +430,8 @@ def layout_sweep(level, flat_level, int64_t state_cap, int min_depth, bint want_
         return {"complete": True, "positions": npos, "states": nstates if twist else npos,
                 "work": npos + nstates, "goals": goals,
                 "starts": npos, "traps": traps, "solvable": solvable, "deepest": deepest,
-                "deepest_binding": deepest_binding, "binding": binding,
+                "deepest_binding": deepest_binding, "deepest_margin": margin,
+                "binding": binding,
                 "histogram": {d: hist[d] for d in range(1, 256) if hist[d]},
                 "pools": pools}
     finally:
@@ -646,9 +650,11 @@ cdef int plans_count(const Core* c, Graph* g, const int32_t* dist, const int16_t
     return 0
 
 
-def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t state_cap):
+def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t state_cap,
+                   solution=None, int64_t chain_work=1, bint static=True, int64_t member_cap=0):
     """See lumina.engine.measure. Returns a dict (outcome 0 solved, 1 unsolvable,
-    2 exhausted)."""
+    2 exhausted); `solution`, `chain_work`, `static` and `member_cap` go to
+    measure_extras."""
     cdef Board b = _board(level)
     cdef Graph own
     cdef Graph* g
@@ -694,7 +700,9 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
         if best < 0:
             return {"outcome": 1, "optimal": None, "plans": 0, "plans_capped": False,
                     "solutions": 0, "solutions_capped": False,
-                    "dead_blocks": tuple(range(b.c.n)), "first_moves": (), **common}
+                    "dead_blocks": tuple(range(b.c.n)), "first_moves": (), "chain": None,
+                    "chain_capped": False, "members": None, "forced": None,
+                    "optional": False, "deepest": 0, **common}
         # the optimal DAG: on-path states (depth + dist == best), edges one layer on
         doff = <int64_t*>calloc(n + 1, sizeof(int64_t))
         dedge = <int64_t*>malloc((g.ne + 1) * sizeof(int64_t))
@@ -736,7 +744,9 @@ def level_measures(level, uint64_t plan_cap, uint64_t solution_cap, int64_t stat
                 "plans_capped": st == 1 or plans >= plan_cap,
                 "solutions": count[0], "solutions_capped": capped,
                 "dead_blocks": tuple(k for k in range(b.c.n) if not moved[k]),
-                "first_moves": first, **common}
+                "first_moves": first, **common,
+                **measure_extras(b, g, dist, doff, dedge, best, solution, chain_work, static,
+                                 member_cap)}
     finally:
         free(dist)
         free(doff)
@@ -777,3 +787,374 @@ def goal_distances(level, int64_t state_cap):
     finally:
         free(dist)
         graph_give(g, &own)
+
+
+# ---------------------------------------------------------------------------
+# The chain, forced moves and the optional twist (RULES.md Quality).
+#
+# Every sequence of one plan holds the same moves, each a block's k-th move with the
+# same (block, distance): swaps only exchange moves of different blocks. Whether two
+# such moves x (block X) and y (block Y) may swap when adjacent reads only where X and
+# Y stand before and after them (docs/RULES-DECISIONS.md 29):
+#
+#     . . Y . .     x: X slides right 2; y: Y slides down 2 through column 2.
+#     X X Y . .     X before x stands in y's path: y cannot come first,
+#     . . . . .     so y depends on x, in every sequence of the plan.
+#
+# they conflict when X's cells before or after x meet the cells y sweeps (or the other
+# way round), when an ice y stops against X before x but not after it (or the other
+# way round), or when x is the key move that thawed rime Y. So a plan is a trace with
+# that fixed dependence: its order is the transitive closure of the conflicts in any
+# one of its sequences, and its chain the longest path through them.
+
+cdef struct Occ:
+    int b                  # the block that moves
+    uint64_t at0, at1      # its cells before and after
+    uint64_t swept         # every cell it covers on the way, both ends included
+    uint64_t front         # ice: the cells that stop it, when blocks (not walls or the edge) may
+    int thawer             # rime's first move: the path index of the key move that thawed it
+
+
+cdef inline bint conflict(const Occ* x, const Occ* y, int xi) noexcept nogil:
+    """True when x (at path index xi) and the later y never swap: y depends on x."""
+    if x.b == y.b:
+        return True
+    if (x.at0 | x.at1) & y.swept or (y.at0 | y.at1) & x.swept:
+        return True
+    if y.front and ((x.at0 & y.front) != 0) != ((x.at1 & y.front) != 0):
+        return True
+    if x.front and ((y.at0 & x.front) != 0) != ((y.at1 & x.front) != 0):
+        return True
+    return y.thawer == xi
+
+
+cdef void occ_fill(const Core* c, Occ* o, const Occ* path, const uint64_t* states, int k,
+                   int b, uint64_t su, uint64_t sv) noexcept nogil:
+    """Move k of a path (block b, from state su = states[k] to sv); `path` and `states`
+    hold the moves and states before it."""
+    cdef int p0 = pos_of(su, b), p1 = pos_of(sv, b), p, step, i
+    o.b = b
+    o.at0 = c.mask[b][p0]
+    o.at1 = c.mask[b][p1]
+    o.swept = 0
+    for p in range(p0 if p0 < p1 else p1, (p1 if p0 < p1 else p0) + 1):
+        o.swept |= c.mask[b][p]
+    o.front = 0
+    if c.kind[b] == K_ICE:
+        step = 1 if p1 > p0 else -1
+        if 0 <= p1 + step < c.npos[b]:
+            o.front = c.mask[b][p1 + step] & ~o.at1
+            if o.front & c.fixed:
+                o.front = 0            # a wall stops it whatever the blocks do
+    o.thawer = -1
+    if c.kind[b] == K_RIME:
+        for i in range(k):
+            if path[i].b == b:
+                return                 # not its first move
+        for i in range(k):
+            if path[i].b == c.keyi and not flag_set(c, states[i], b) and flag_set(c, states[i + 1], b):
+                o.thawer = i
+
+
+cdef int plan_step(const Core* c, Graph* g, const int32_t* dist, const int64_t* doff,
+                   const int64_t* dedge, int64_t u, uint64_t f, int64_t j,
+                   uint64_t* fn_out) noexcept nogil:
+    """The lexicographic-normal-form automaton (see plans_count): from (u, F) along u's
+    DAG out-edge j (not in F) to (v, F'). Returns v, or -1 when v has more than 64 DAG
+    out-edges."""
+    cdef int64_t e = dedge[doff[u] + j], e2, v = g.to[e], du = doff[u + 1] - doff[u], dv, t, q
+    cdef int mb = g.eb[e], md = g.ed[e], ab, ad
+    cdef bint inherit
+    cdef uint64_t fn = 0, s = g.a.st[u], sv, sa
+    fn_out[0] = 0
+    if dist[v] == 0:
+        return v
+    dv = doff[v + 1] - doff[v]
+    if dv > 64:
+        return -1
+    sv = g.a.st[v]
+    for t in range(dv):
+        e2 = dedge[doff[v] + t]
+        ab = g.eb[e2]
+        ad = g.ed[e2]
+        if ab == mb:
+            continue
+        if not move_less(ab, ad, mb, md):
+            inherit = False
+            for q in range(du):
+                if (f >> q) & 1 and g.eb[dedge[doff[u] + q]] == ab and g.ed[dedge[doff[u] + q]] == ad:
+                    inherit = True
+                    break
+            if not inherit:
+                continue
+        if not legal(c, s, ab, ad):
+            continue
+        sa = do_move(c, s, ab, ad)
+        if not legal(c, sa, mb, md) or do_move(c, sa, mb, md) != do_move(c, sv, ab, ad):
+            continue
+        fn |= (<uint64_t>1) << t
+    fn_out[0] = fn
+    return v
+
+
+cdef uint64_t pmap_get(const PlanMap* m, int64_t u, uint64_t f) noexcept nogil:
+    """The count stored for (u, f), 0 when absent."""
+    cdef uint64_t h = pmix(u, f) & <uint64_t>(m.cap - 1)
+    while m.u[h] >= 0:
+        if m.u[h] == u and m.f[h] == f:
+            return m.cnt[h]
+        h = (h + 1) & <uint64_t>(m.cap - 1)
+    return 0
+
+
+cdef struct PlanWalk:
+    const Core* c
+    Graph* g
+    const int32_t* dist
+    const int64_t* doff
+    const int64_t* dedge
+    PlanMap memo           # (u, F) -> 1 no normal form completes from here, 2 one does
+    int64_t work
+
+
+cdef int completes(PlanWalk* w, int64_t u, uint64_t f) noexcept nogil:
+    """1 when some normal-form path runs from automaton state (u, F) to a win, 0 when
+    none does, -1 on a state past 64 DAG out-edges, -2 out of memory."""
+    cdef uint64_t known, fn
+    cdef int64_t j, v, du
+    cdef int r = 0
+    if w.dist[u] == 0:
+        return 1
+    known = pmap_get(&w.memo, u, f)
+    if known:
+        return known == 2
+    du = w.doff[u + 1] - w.doff[u]
+    if du > 64:
+        return -1
+    for j in range(du):
+        if (f >> j) & 1:
+            continue
+        w.work += 1
+        v = plan_step(w.c, w.g, w.dist, w.doff, w.dedge, u, f, j, &fn)
+        if v < 0:
+            return -1
+        r = completes(w, v, fn)
+        if r != 0:
+            break
+    if r < 0:
+        return r
+    if pmap_add(&w.memo, u, f, 2 if r else 1, 3) != 0:
+        return -2
+    return r
+
+
+cdef int chain_search(const Core* c, Graph* g, const int32_t* dist, const int64_t* doff,
+                      const int64_t* dedge, int best, int64_t budget, bint keep_members,
+                      int* chain_out, bint* capped_out, int8_t* members, int8_t* member_d,
+                      int64_t member_cap, int64_t* nmembers) noexcept nogil:
+    """The least chain over the plans: a depth-first walk of the normal forms (one per
+    plan), the chain of each computed as it grows, a branch dropped once it cannot beat
+    the best found. At most `budget` automaton steps; past that capped, and the chain is
+    the best found (at most par). With `keep_members` nothing is dropped and each plan's
+    normal form is written to members/member_d (up to member_cap of them; more: capped).
+    Returns 0, -1 out of memory."""
+    cdef PlanWalk w
+    cdef int64_t* su = <int64_t*>malloc((best + 1) * sizeof(int64_t))
+    cdef uint64_t* sf = <uint64_t*>malloc((best + 1) * sizeof(uint64_t))
+    cdef int64_t* sj = <int64_t*>malloc((best + 1) * sizeof(int64_t))
+    cdef uint64_t* sst = <uint64_t*>malloc((best + 1) * sizeof(uint64_t))
+    cdef int* height = <int*>malloc((best + 1) * sizeof(int))
+    cdef int* cmax = <int*>malloc((best + 1) * sizeof(int))
+    cdef Occ* occ = <Occ*>malloc((best + 1) * sizeof(Occ))
+    cdef int64_t* pe = <int64_t*>malloc((best + 1) * sizeof(int64_t))
+    cdef int k = 0, i, h, top, bestchain = best + 1, r
+    cdef int64_t u, v, j, du, e
+    cdef uint64_t fn
+    cdef bint advanced
+    w.c = c
+    w.g = g
+    w.dist = dist
+    w.doff = doff
+    w.dedge = dedge
+    w.work = 0
+    capped_out[0] = False
+    nmembers[0] = 0
+    if su == NULL or sf == NULL or sj == NULL or sst == NULL or height == NULL or cmax == NULL \
+            or occ == NULL or pe == NULL or pmap_init(&w.memo, 64) != 0:
+        free(su); free(sf); free(sj); free(sst); free(height); free(cmax); free(occ); free(pe)
+        return -1
+    su[0] = 0
+    sf[0] = 0
+    sj[0] = 0
+    sst[0] = g.a.st[0]
+    cmax[0] = 0
+    r = completes(&w, 0, 0)
+    if r < 0:
+        k = -1
+        capped_out[0] = True
+    while k >= 0:
+        u = su[k]
+        if dist[u] == 0:
+            if cmax[k] < bestchain:
+                bestchain = cmax[k]
+            if keep_members:
+                if nmembers[0] >= member_cap:
+                    capped_out[0] = True
+                    break
+                for i in range(k):
+                    members[nmembers[0] * best + i] = g.eb[pe[i]]
+                    member_d[nmembers[0] * best + i] = g.ed[pe[i]]
+                nmembers[0] += 1
+            elif bestchain <= 1:
+                break
+            k -= 1
+            continue
+        if w.work > budget:
+            capped_out[0] = True
+            break
+        du = doff[u + 1] - doff[u]
+        advanced = False
+        while sj[k] < du:
+            j = sj[k]
+            sj[k] += 1
+            if (sf[k] >> j) & 1:
+                continue
+            w.work += 1
+            v = plan_step(c, g, dist, doff, dedge, u, sf[k], j, &fn)
+            if v < 0:
+                r = -1
+                break
+            r = completes(&w, v, fn)
+            if r < 0:
+                break
+            if r == 0:
+                continue
+            e = dedge[doff[u] + j]
+            pe[k] = e
+            sst[k + 1] = g.a.st[v]
+            occ_fill(c, &occ[k], occ, sst, k, g.eb[e], sst[k], sst[k + 1])
+            h = 1
+            for i in range(k):
+                if height[i] >= h and conflict(&occ[i], &occ[k], i):
+                    h = height[i] + 1
+            height[k] = h
+            top = cmax[k] if cmax[k] > h else h
+            if top >= bestchain and not keep_members:
+                continue
+            cmax[k + 1] = top
+            su[k + 1] = v
+            sf[k + 1] = fn
+            sj[k + 1] = 0
+            k += 1
+            advanced = True
+            break
+        if r < 0:
+            capped_out[0] = True
+            break
+        if not advanced:
+            k -= 1
+    if r == -2:
+        bestchain = -1
+    chain_out[0] = bestchain if bestchain <= best else best
+    pmap_free(&w.memo)
+    free(su); free(sf); free(sj); free(sst); free(height); free(cmax); free(occ); free(pe)
+    return -1 if r == -2 else 0
+
+
+cdef int level_extras(const Core* c, Graph* g, const int32_t* dist, const int64_t* doff,
+                      const int64_t* dedge, int best, const int* pb, const int* pd, int plen,
+                      int* forced_out, bint* optional_out) noexcept nogil:
+    """Forced moves along the solution pb/pd (-1: it is not an optimal solution) and
+    whether a win is reached along DAG edges that move no sand, ice or rime block.
+    Returns 0, -1 out of memory."""
+    cdef int64_t n = g.a.n, u = 0, i, e, hit
+    cdef int k, forced = 0, kd
+    cdef int8_t* reach
+    forced_out[0] = -1
+    if plen == best:
+        for k in range(plen):
+            hit = -1
+            for e in range(doff[u], doff[u + 1]):
+                if g.eb[dedge[e]] == pb[k] and g.ed[dedge[e]] == pd[k]:
+                    hit = g.to[dedge[e]]
+            if hit < 0:
+                forced = -1
+                break
+            forced += doff[u + 1] - doff[u] == 1
+            u = hit
+        if forced >= 0 and dist[u] == 0:
+            forced_out[0] = forced
+    reach = <int8_t*>calloc(n, sizeof(int8_t))
+    if reach == NULL:
+        return -1
+    reach[0] = 1
+    optional_out[0] = False
+    for i in range(n):             # discovery order: DAG edges run to later states
+        if not reach[i]:
+            continue
+        if dist[i] == 0 and g.a.depth[i] == best:
+            optional_out[0] = True
+            break
+        for e in range(doff[i], doff[i + 1]):
+            kd = c.kind[g.eb[dedge[e]]]
+            if kd != K_SAND and kd != K_ICE and kd != K_RIME:
+                reach[g.to[dedge[e]]] = 1
+    free(reach)
+    return 0
+
+
+cdef dict measure_extras(Board b, Graph* g, const int32_t* dist, const int64_t* doff,
+                         const int64_t* dedge, int best, solution, int64_t chain_work,
+                         bint static, int64_t member_cap):
+    """The chain (with `static`, else the plans' normal forms for lumina.engine to walk),
+    forced moves along `solution` (None: the path to the first win the breadth-first
+    enumeration discovered, the solution `solve` returns), the optional twist and the
+    deepest par in the
+    component: the part of level_measures that RULES.md "Dependent moves", "Twists carry
+    the puzzle" and "The hardest start" ask for."""
+    cdef int plen = best if solution is None else len(solution), k, chain = 0, forced = -1, st
+    cdef int* pb = <int*>malloc((plen + 1) * sizeof(int))
+    cdef int* pd = <int*>malloc((plen + 1) * sizeof(int))
+    cdef int64_t goal = 0
+    cdef int8_t* mb = NULL
+    cdef int8_t* md = NULL
+    cdef int64_t nm = 0, cap = 0 if static else member_cap, i, deepest = 0
+    cdef bint capped = False, optional = False
+    try:
+        if pb == NULL or pd == NULL:
+            raise MemoryError
+        if not static:
+            mb = <int8_t*>malloc((cap * best + 1) * sizeof(int8_t))
+            md = <int8_t*>malloc((cap * best + 1) * sizeof(int8_t))
+            if mb == NULL or md == NULL:
+                raise MemoryError
+        if solution is None:        # the first win discovered, as solve() finds it
+            while dist[goal] != 0:
+                goal += 1
+            for k in range(plen - 1, -1, -1):
+                pb[k] = g.a.mb[goal]
+                pd[k] = g.a.md[goal]
+                goal = g.a.parent[goal]
+        else:
+            for k in range(plen):
+                pb[k], pd[k] = solution[k]
+        with nogil:
+            st = level_extras(&b.c, g, dist, doff, dedge, best, pb, pd, plen, &forced, &optional)
+            if st == 0:
+                st = chain_search(&b.c, g, dist, doff, dedge, best, chain_work, not static,
+                                  &chain, &capped, mb, md, cap, &nm)
+            for i in range(g.a.n):
+                if dist[i] > deepest:
+                    deepest = dist[i]
+        if st != 0:
+            raise MemoryError
+        members = None if static else [
+            tuple((mb[i * best + k], md[i * best + k]) for k in range(best)) for i in range(nm)]
+        return {"chain": chain, "chain_capped": capped, "members": members,
+                "forced": None if forced < 0 else forced, "optional": optional,
+                "deepest": deepest}
+    finally:
+        free(pb)
+        free(pd)
+        free(mb)
+        free(md)
