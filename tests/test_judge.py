@@ -189,7 +189,8 @@ def test_judge_level_reasons():
         base = dict(outcome=Outcome.SOLVED, optimal=3, plans=1, plans_capped=False,
                     solutions=1, solutions_capped=False, dead_blocks=(), crystal_optimal=2,
                     first_moves=(), first_moves_optimal=1, first_moves_legal=1,
-                    component_states=1, traps=0)
+                    component_states=1, traps=0, chain=3, chain_capped=False, forced=1,
+                    optional_twist=False, dead_twists=(), deepest=3)
         return Measures(**{**base, **kw})
     assert judge_level(rime, fake(), beam=False) is None
     assert judge_level(rime, fake(plans=MAX_PLANS), beam=False) is None

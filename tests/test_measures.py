@@ -17,6 +17,8 @@ fast; examples that grow past that are rejected with ``assume``, not passed.
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
@@ -529,3 +531,12 @@ def test_chain_work_cap_gives_an_upper_bound_and_says_so(d, work):
     assert full.chain <= got.chain <= full.optimal
     if not got.chain_capped:
         assert got.chain == full.chain
+
+
+@settings(max_examples=S.examples(10))
+@given(d=S.levels(kinds=("crystal", "sand", "ice", "rime")))
+def test_measure_without_the_deepest_changes_nothing_else(d):
+    level = _small(d)
+    full, lean = measure(level), measure(level, with_deepest=False)
+    assert lean.deepest is None
+    assert dataclasses.replace(lean, deepest=full.deepest) == full

@@ -14,7 +14,7 @@ from lumina.judge import analysis, family_key
 from lumina.model import Beam, Exit, Level
 from lumina.packfile import write_pack
 from lumina.model import GEN4_MEASURES
-from lumina.verify import default_paths, records_gen4_measures, verify_paths
+from lumina.verify import MEASURED_SINCE, default_paths, records_gen4_measures, verify_paths
 from lumina.worlds import world
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,13 +183,18 @@ def _without_gen4_measures(levels):
             del lv["analysis"][f]
 
 
+def _generator(name: str, before: int = 0) -> str:
+    """`name/N` for N the first version recording the gen/4 measures, minus `before`."""
+    return f"{name}/{MEASURED_SINCE[name] - before}"
+
+
 def test_packs_before_lumina_gen4_verify_without_the_new_measures(tmp_path):
     # The committed lumina-gen/3 packs record no chain, forced moves, deepest, optional
     # twist or label: they still verify. A pack of any later generator must record them.
-    old = edit_json(write(tmp_path, fixture_levels(), generator="lumina-gen/3"),
+    old = edit_json(write(tmp_path, fixture_levels(), generator=_generator("lumina-gen", 1)),
                     _without_gen4_measures)
     assert run_verify(old).returncode == 0
-    new = edit_json(write(tmp_path, fixture_levels(), generator="lumina-gen/4"),
+    new = edit_json(write(tmp_path, fixture_levels(), generator=_generator("lumina-gen")),
                     _without_gen4_measures)
     proc = run_verify(new)
     assert proc.returncode == 1
@@ -199,9 +204,13 @@ def test_packs_before_lumina_gen4_verify_without_the_new_measures(tmp_path):
 
 
 def test_which_generators_may_leave_the_gen4_measures_out():
-    assert not records_gen4_measures({"generator": "lumina-gen/3"})
-    assert not records_gen4_measures({"generator": "lumina-fixtures/2"})
-    for gen in ("lumina-gen/4", "lumina-gen/10", "lumina-fixtures/3", "test", None):
+    assert MEASURED_SINCE == {"lumina-gen": 4, "lumina-fixtures": 3}
+    for name in MEASURED_SINCE:
+        assert not records_gen4_measures({"generator": _generator(name, 1)})
+        assert not records_gen4_measures({"generator": _generator(name, 2)})
+        assert records_gen4_measures({"generator": _generator(name)})
+        assert records_gen4_measures({"generator": _generator(name, -6)})
+    for gen in ("test", None, "lumina-gen/x"):
         assert records_gen4_measures({"generator": gen})
     assert records_gen4_measures({})
 

@@ -178,7 +178,7 @@ class Measures:
 
 def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFAULT_PLAN_CAP,
             state_cap: int = DEFAULT_MEASURE_CAP, solution=None,
-            chain_work: int = DEFAULT_CHAIN_WORK) -> Measures:
+            chain_work: int = DEFAULT_CHAIN_WORK, with_deepest: bool = True) -> Measures:
     """Enumerate the start's whole component under the real rules, then measure the
     optimal-solution DAG: plans (exact up to `plan_cap`), raw solutions (up to
     `solution_cap`), dead blocks, first moves, traps, the chain, forced moves, the
@@ -189,7 +189,10 @@ def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFA
     first win the breadth-first enumeration discovers: the solution `solve` returns). The chain searches the plans (their lexicographically least
     sequences, best first, pruning plans that cannot beat the best so far) for at most
     `chain_work` steps; past that `chain_capped` and the chain is the best found, an
-    upper bound (docs/RULES-DECISIONS.md 29)."""
+    upper bound (docs/RULES-DECISIONS.md 29). On a level with sand, ice or rime the
+    board's deepest costs an exact sweep of its board (about 34 ms a level on the
+    committed packs, several times the rest); `with_deepest=False` skips it (`deepest`
+    None), for callers that know it from their own sweep or do not need it."""
     board = _board(level)
     plan_cap, solution_cap = _cap("plan_cap", plan_cap), _cap("solution_cap", solution_cap)
     state_cap = _cap("state_cap", state_cap)
@@ -221,9 +224,11 @@ def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFA
             r["chain"], r["chain_capped"] = _chain_by_members(board, r["members"],
                                                               r["chain_capped"])
     twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
-    if twist:
+    if twist and with_deepest:
         sw = exact_sweep(board, per_depth=0, state_cap=state_cap)
         r["deepest"] = sw.deepest_binding if sw.complete else None
+    elif not with_deepest:
+        r["deepest"] = None
     return Measures(outcome=outcome, optimal=r["optimal"], plans=r["plans"],
                     plans_capped=r["plans_capped"], solutions=r["solutions"],
                     solutions_capped=r["solutions_capped"], dead_blocks=r["dead_blocks"],

@@ -555,6 +555,48 @@ cdef bint legal(const Core* c, uint64_t s, int b, int d) noexcept nogil:
     return False
 
 
+cdef int64_t plan_step(const Core* c, Graph* g, const int32_t* dist, const int64_t* doff,
+                       const int64_t* dedge, int64_t u, uint64_t f, int64_t j,
+                       uint64_t* fn_out) noexcept nogil:
+    """One step of the automaton over lexicographic normal forms (the module docstring):
+    from (u, F) along u's DAG out-edge j (not in F) to (v, F'), F' holding v's moves
+    that could bubble left past this one (each smaller than it, or already able to bubble
+    further: in F). Returns v, or -1 when v has more than 64 DAG out-edges."""
+    cdef int64_t e = dedge[doff[u] + j], e2, v = g.to[e], du = doff[u + 1] - doff[u], dv, t, q
+    cdef int mb = g.eb[e], md = g.ed[e], ab, ad
+    cdef bint inherit
+    cdef uint64_t fn = 0, s = g.a.st[u], sv, sa
+    fn_out[0] = 0
+    if dist[v] == 0:
+        return v
+    dv = doff[v + 1] - doff[v]
+    if dv > 64:
+        return -1
+    sv = g.a.st[v]
+    for t in range(dv):
+        e2 = dedge[doff[v] + t]
+        ab = g.eb[e2]
+        ad = g.ed[e2]
+        if ab == mb:
+            continue
+        if not move_less(ab, ad, mb, md):
+            inherit = False
+            for q in range(du):
+                if (f >> q) & 1 and g.eb[dedge[doff[u] + q]] == ab and g.ed[dedge[doff[u] + q]] == ad:
+                    inherit = True
+                    break
+            if not inherit:
+                continue
+        if not legal(c, s, ab, ad):
+            continue
+        sa = do_move(c, s, ab, ad)
+        if not legal(c, sa, mb, md) or do_move(c, sa, mb, md) != do_move(c, sv, ab, ad):
+            continue
+        fn |= (<uint64_t>1) << t
+    fn_out[0] = fn
+    return v
+
+
 cdef int plans_count(const Core* c, Graph* g, const int32_t* dist, const int16_t* depth,
                      const int64_t* doff, const int64_t* dedge, int best, uint64_t cap,
                      uint64_t* out) noexcept nogil:
@@ -563,10 +605,9 @@ cdef int plans_count(const Core* c, Graph* g, const int32_t* dist, const int16_t
     Returns 0, 1 when some state has more than 64 DAG out-edges (count unknown: capped),
     -1 when memory ran out."""
     cdef PlanMap cur, nxt, tmp
-    cdef int64_t slot, u, v, e, e2, j, t, du, dv, q, inherit
+    cdef int64_t slot, u, v, j, du
     cdef uint64_t f, fn, total = 0, cu
-    cdef int mb, md, ab, ad, k
-    cdef uint64_t s, sv, sa
+    cdef int k
     if pmap_init(&cur, 64) != 0:
         return -1
     if pmap_init(&nxt, 64) != 0:
@@ -580,7 +621,6 @@ cdef int plans_count(const Core* c, Graph* g, const int32_t* dist, const int16_t
                 continue
             f = cur.f[slot]
             cu = cur.cnt[slot]
-            s = g.a.st[u]
             du = doff[u + 1] - doff[u]
             if du > 64:
                 pmap_free(&cur)
@@ -589,45 +629,11 @@ cdef int plans_count(const Core* c, Graph* g, const int32_t* dist, const int16_t
             for j in range(du):
                 if (f >> j) & 1:
                     continue
-                e = dedge[doff[u] + j]
-                v = g.to[e]
-                mb = g.eb[e]
-                md = g.ed[e]
-                fn = 0
-                if dist[v] > 0:
-                    dv = doff[v + 1] - doff[v]
-                    if dv > 64:
-                        pmap_free(&cur)
-                        pmap_free(&nxt)
-                        return 1
-                    sv = g.a.st[v]
-                    for t in range(dv):
-                        e2 = dedge[doff[v] + t]
-                        ab = g.eb[e2]
-                        ad = g.ed[e2]
-                        if ab == mb:
-                            continue
-                        # a may bubble left past m when it is smaller, or when it could
-                        # already bubble further (it is in F at u)
-                        inherit = -1
-                        if not move_less(ab, ad, mb, md):
-                            for q in range(du):
-                                if (f >> q) & 1:
-                                    e2 = dedge[doff[u] + q]
-                                    if g.eb[e2] == ab and g.ed[e2] == ad:
-                                        inherit = q
-                                        break
-                            if inherit < 0:
-                                continue
-                        # commute at u: a legal at u, m legal after a, same position
-                        if not legal(c, s, ab, ad):
-                            continue
-                        sa = do_move(c, s, ab, ad)
-                        if not legal(c, sa, mb, md):
-                            continue
-                        if do_move(c, sa, mb, md) != do_move(c, sv, ab, ad):
-                            continue
-                        fn |= (<uint64_t>1) << t
+                v = plan_step(c, g, dist, doff, dedge, u, f, j, &fn)
+                if v < 0:
+                    pmap_free(&cur)
+                    pmap_free(&nxt)
+                    return 1
                 if pmap_add(&nxt, v, fn, cu, cap) != 0:
                     pmap_free(&cur)
                     pmap_free(&nxt)
@@ -854,47 +860,6 @@ cdef void occ_fill(const Core* c, Occ* o, const Occ* path, const uint64_t* state
         for i in range(k):
             if path[i].b == c.keyi and not flag_set(c, states[i], b) and flag_set(c, states[i + 1], b):
                 o.thawer = i
-
-
-cdef int plan_step(const Core* c, Graph* g, const int32_t* dist, const int64_t* doff,
-                   const int64_t* dedge, int64_t u, uint64_t f, int64_t j,
-                   uint64_t* fn_out) noexcept nogil:
-    """The lexicographic-normal-form automaton (see plans_count): from (u, F) along u's
-    DAG out-edge j (not in F) to (v, F'). Returns v, or -1 when v has more than 64 DAG
-    out-edges."""
-    cdef int64_t e = dedge[doff[u] + j], e2, v = g.to[e], du = doff[u + 1] - doff[u], dv, t, q
-    cdef int mb = g.eb[e], md = g.ed[e], ab, ad
-    cdef bint inherit
-    cdef uint64_t fn = 0, s = g.a.st[u], sv, sa
-    fn_out[0] = 0
-    if dist[v] == 0:
-        return v
-    dv = doff[v + 1] - doff[v]
-    if dv > 64:
-        return -1
-    sv = g.a.st[v]
-    for t in range(dv):
-        e2 = dedge[doff[v] + t]
-        ab = g.eb[e2]
-        ad = g.ed[e2]
-        if ab == mb:
-            continue
-        if not move_less(ab, ad, mb, md):
-            inherit = False
-            for q in range(du):
-                if (f >> q) & 1 and g.eb[dedge[doff[u] + q]] == ab and g.ed[dedge[doff[u] + q]] == ad:
-                    inherit = True
-                    break
-            if not inherit:
-                continue
-        if not legal(c, s, ab, ad):
-            continue
-        sa = do_move(c, s, ab, ad)
-        if not legal(c, sa, mb, md) or do_move(c, sa, mb, md) != do_move(c, sv, ab, ad):
-            continue
-        fn |= (<uint64_t>1) << t
-    fn_out[0] = fn
-    return v
 
 
 cdef uint64_t pmap_get(const PlanMap* m, int64_t u, uint64_t f) noexcept nogil:
