@@ -520,6 +520,29 @@ def test_chain_walked_in_full_agrees_with_the_static_dependence(levels, data):
     assert E._chain_by_members(E.Board(level), r["members"], False) == (m.chain, False)
 
 
+def test_thick_ice_walks_each_plan_in_full(monkeypatch):
+    # A two-cell-thick ice block can rest on two stoppers at once, so the kernel's fixed
+    # dependence does not apply: every plan is walked sequence by sequence instead.
+    lv = R.ascii_level("""
+        ..B...
+        ..B...
+        AAII.C
+        ..II.C
+        ..II..
+        ......
+    """, exit=("right", 2), kinds={"I": "ice"})
+    walked = []
+    real = E._plan_chain
+    monkeypatch.setattr(E, "_plan_chain", lambda board, seq: walked.append(seq) or real(board, seq))
+    m = measure(Level.from_json(lv))
+    assert len(walked) == m.plans == len(R.plan_classes(lv)) == 3
+    assert (m.chain, m.chain_capped) == (R.chain(lv), False) == (2, False)
+    # Past MEMBER_CAP sequences in a plan the chain is an upper bound, and says so.
+    monkeypatch.setattr(E, "MEMBER_CAP", 1)
+    capped = measure(Level.from_json(lv))
+    assert capped.chain_capped and m.chain <= capped.chain <= m.optimal
+
+
 @settings(max_examples=S.examples(15))
 @given(d=S.levels(), work=st.integers(1, 30))
 def test_chain_work_cap_gives_an_upper_bound_and_says_so(d, work):

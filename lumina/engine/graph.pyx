@@ -1,7 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The move graph of a whole component, stored, and what is measured on it: the exact
 real-rules sweep of a layout (every start's par and crystal par in one pass) and the
-measures of one level (plans, raw solutions, dead blocks, first moves, traps).
+measures of one level (plans, raw solutions, dead blocks, first moves, traps, the chain,
+forced moves, the optional twist).
 
 Sand, ice and rime make moves one-way (spent sand never returns, ice cannot stop
 half way back, thawed rime never refreezes), so a backward sweep cannot use the
