@@ -195,18 +195,13 @@ class Analysis:
     first_moves_legal: int    # legal first moves
     component_states: int     # states reachable from the start
     traps: int                # of those, states from which no win is reachable
-    # Recorded since lumina-gen/4 (None: a pack written before; all five or none):
+    # Recorded since lumina-gen/4 (None: a pack written before; a pack holds all or none):
     chain: int | None = None  # least over plans of the plan's dependency height
     forced: int | None = None  # moves of the stored solution with exactly one optimal move
     deepest: int | None = None  # the board's deepest par (binding starts on twist levels)
     optional_twist: bool | None = None  # some optimal solution moves no sand, ice or rime
     mechanics: tuple[str, ...] | None = None  # the label: `Level.mechanics`
     family: str               # near-duplicate family key
-
-    @property
-    def has_gen4_measures(self) -> bool:
-        """True when the lumina-gen/4 measures (`GEN4_MEASURES`) are recorded."""
-        return self.chain is not None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -293,9 +288,8 @@ class Level:
                 "first_moves_optimal": a.first_moves_optimal,
                 "first_moves_legal": a.first_moves_legal,
                 "component_states": a.component_states, "traps": a.traps,
-                **({"chain": a.chain, "forced": a.forced, "deepest": a.deepest,
-                    "optional_twist": a.optional_twist, "mechanics": list(a.mechanics)}
-                   if a.has_gen4_measures else {}),
+                **{f: list(v) if f == "mechanics" else v
+                   for f in GEN4_MEASURES if (v := getattr(a, f)) is not None},
                 "family": a.family}
         return out
 
@@ -575,10 +569,6 @@ def _validate(lv: Level) -> None:
             raise LevelError(lid, "solution", f"has {len(lv.solution)} moves but optimal is "
                              f"{lv.optimal}")
     if lv.analysis is not None:
-        missing = [f for f in GEN4_MEASURES if getattr(lv.analysis, f) is None]
-        if missing and len(missing) < len(GEN4_MEASURES):
-            raise LevelError(lid, f"analysis.{missing[0]}", "missing (the lumina-gen/4 measures "
-                             "are recorded all together or not at all)")
         for i, bi in enumerate(lv.analysis.dead_blocks):
             if not 0 <= bi < len(lv.blocks):
                 raise LevelError(lid, f"analysis.dead_blocks[{i}]", f"no block {bi}")

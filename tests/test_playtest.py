@@ -6,6 +6,7 @@ each number). Bad logs are that log broken one way at a time.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -17,7 +18,7 @@ import reference
 from lumina import judge
 from lumina.cli import guarded
 from lumina.engine import Board, distances, measure, solve
-from lumina.model import Level
+from lumina.model import GEN4_MEASURES, Level
 from lumina.packfile import write_pack
 from lumina.playtest import schema
 from lumina.playtest.__main__ import main
@@ -64,7 +65,9 @@ def fixture_level(lid: str) -> Level:
     lv = drawn(lid)
     s = solve(lv)
     lv = lv.replace(optimal=s.optimal, solution=s.moves)
-    return lv.replace(analysis=judge.analysis(lv, measure(lv)))
+    # as packs before lumina-gen/4 record it: without chain, forced moves and the rest
+    return lv.replace(analysis=dataclasses.replace(
+        judge.analysis(lv, measure(lv)), **dict.fromkeys(GEN4_MEASURES)))
 
 
 @pytest.fixture(scope="module")
