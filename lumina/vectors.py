@@ -24,6 +24,7 @@ boards and what the reader makes of each (a desc, or its one line).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -35,7 +36,7 @@ from lumina import judge, sitedata
 from lumina.cli import run
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.model import BEAM_STEP, GEN4_MEASURES, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.verify import default_paths
@@ -227,7 +228,9 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
     sw = exact_sweep(lv, per_depth=0, state_cap=cap)
     out["deepest"] = (sw.deepest_binding if twist else sw.deepest) if sw.complete else None
     if m.outcome is Outcome.SOLVED:
-        a = judge.analysis(lv, m)
+        # the record as packs before lumina-gen/4 hold it: the editor's analysisRecord
+        # does not write the chain, forced moves, deepest, optional twist or label yet
+        a = dataclasses.replace(judge.analysis(lv, m), **dict.fromkeys(GEN4_MEASURES))
         solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
         out["analysis"] = solved.to_json()["analysis"]
         why = why_hard(solved)
