@@ -190,7 +190,7 @@ def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFA
     sequences, best first, pruning plans that cannot beat the best so far) for at most
     `chain_work` steps; past that `chain_capped` and the chain is the best found, an
     upper bound (docs/RULES-DECISIONS.md 29). On a level with sand, ice or rime the
-    board's deepest costs an exact sweep of its board (about 34 ms a level on the
+    board's deepest costs an exact sweep of its board (about 22 ms a level on the
     committed packs, several times the rest); `with_deepest=False` skips it (`deepest`
     None), for callers that know it from their own sweep or do not need it."""
     board = _board(level)
