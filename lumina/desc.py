@@ -69,8 +69,9 @@ def from_grid(rows: list[str], *, exit: Exit, id: str = "grid",
     cells, walls, mirrors = _scan(rows, id=id, empty=empty, wall=wall)
     blocks = []
     for ch, cs in cells.items():
-        xs, ys = [c[0] for c in cs], [c[1] for c in cs]
-        x0, y0, w, h = min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        xs = [c[0] for c in cs]
+        x0, y0 = min(xs), cs[0][1]              # cells come row by row: first row first
+        w, h = max(xs) - x0 + 1, cs[-1][1] - y0 + 1
         if w * h != len(cs):
             raise LevelError(id, "grid", f"block {ch!r} is not a rectangle")
         kind = "key" if ch == key else kinds.get(ch, "crystal")

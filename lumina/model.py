@@ -517,17 +517,26 @@ def _validate(lv: Level) -> None:
         raise LevelError(lid, f"blocks[{keys[1]}].kind", "a second key (exactly one allowed)")
     for i, b in enumerate(lv.blocks):
         f = f"blocks[{i}]"
-        _choice(lid, f + ".kind", b.kind, KINDS)
-        for attr, lo in (("x", 0), ("y", 0), ("w", 1), ("h", 1)):
-            _int(lid, f"{f}.{attr}", getattr(b, attr), minimum=lo)
+        x, y, w, h = b.x, b.y, b.w, b.h
+        # the common case checked without building a field name per attribute (every
+        # level built, by every search of the generator, passes here); else the checks
+        # that name the field
+        if not (b.kind in KINDS and type(x) is int and type(y) is int and type(w) is int
+                and type(h) is int and x >= 0 and y >= 0 and w >= 1 and h >= 1):
+            _choice(lid, f + ".kind", b.kind, KINDS)
+            for attr, lo in (("x", 0), ("y", 0), ("w", 1), ("h", 1)):
+                _int(lid, f"{f}.{attr}", getattr(b, attr), minimum=lo)
         if b.w == b.h:
             raise LevelError(lid, f, f"a {b.w}x{b.h} square block has no axis (make it longer "
                              "one way)")
         if b.x + b.w > W or b.y + b.h > H:       # before any cell is listed
             raise LevelError(lid, f, f"block {i} at ({b.x}, {b.y}) size {b.w}x{b.h} is outside "
                              f"the {W}x{H} grid")
-        for cell in b.cells():
-            claim(cell, f"block {i}", f)
+        what = f"block {i}"
+        for cell in b.cells():          # inside the grid: checked just above
+            if cell in occupied:
+                claim(cell, what, f)    # names the overlap
+            occupied[cell] = what
     if lv.state_bits > MAX_KEY_BITS:
         raise LevelError(lid, "blocks", f"state needs {lv.state_bits} bits; at most {MAX_KEY_BITS}")
     key = lv.blocks[keys[0]]

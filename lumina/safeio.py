@@ -28,8 +28,6 @@ Insight: the swap, step by step (each arrow one atomic syscall):
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
 import hashlib
 import json
@@ -39,9 +37,10 @@ import secrets
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
-import filelock
+if TYPE_CHECKING:
+    import filelock
 
 MARKER = ".lumina-site"
 MARKER_TEXT = "Built by python -m lumina.publish; publish replaces this folder as a whole.\n"
@@ -78,6 +77,7 @@ def _lock_path(target: Path) -> Path:
 @contextlib.contextmanager
 def lock(target: str | os.PathLike, wait: float | None = None) -> Iterator[None]:
     """Hold the lock for writing `target` (re-entrant within one process)."""
+    import filelock                 # here, not at the top: a solve never writes (start-up)
     path = str(_lock_path(Path(target)))
     key = (os.getpid(), path)
     if key not in _locks:
@@ -231,6 +231,7 @@ RENAME_EXCHANGE = 2
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two paths (Linux renameat2). False when not supported here."""
+    import ctypes.util              # here, not at the top: only publish swaps folders
     libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
     fn = getattr(libc, "renameat2", None)
     args = (AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE)

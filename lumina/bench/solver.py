@@ -1,31 +1,58 @@
-"""`python -m lumina.bench solver`: the compiled BFS against a plain-Python BFS.
+"""`python -m lumina.bench solver`: the compiled BFS against a plain-Python BFS, and
+with `--vs-c` against a plain C BFS.
 
 Every board of a Rush Hour file (default: the rush sample) solved by `lumina.engine.solve`,
 then by `lumina.bench.pybfs` on the same boards: CPU seconds, states per second, peak
 memory, and the ratio on the same boards. Boards whose count disagrees with the
 published MM are counted.
+
+`--vs-c` compiles `cbfs.c` (found by `lumina.bench.data_file`: inside the repository
+first, then `../shared/bench/`) with the system C compiler (`$CC`, else `cc`, `gcc` or
+`clang`) and runs both on the same boards in one run, checking every answer (MM, and
+CLUSTER for the components) on both sides: solving inside the process (C's own CPU
+clock around its loop; Lumina's around `solve` of the loaded levels), whole components
+(`cbfs -c` and `lumina.engine.component`), and whole processes, start-up included
+(`cbfs FILE` and `python -m lumina.solve --rush FILE`, CPU seconds of the child, with
+Python's bytecode cached as an installed package has it). Each figure is the best of
+`--repeat` runs; the load average is printed beside them.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from lumina.bench import peak_rss_mb, rush_argument, rush_file
+from lumina.bench import ROOT, data_file, peak_rss_mb, rush_argument, rush_file
 from lumina.bench.pybfs import solve_plain
+from lumina.cli import UsageError, int_in
 from lumina.desc import from_rush_hour
-from lumina.engine import solve
+from lumina.engine import component, solve
 from lumina.solve import read_rush_file
+
+TARGETS = {"solve": 1.2, "components": 1.2, "process": 1.6}   # issue 18: Lumina / C at most
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
     rush_argument(ap)
-    ap.add_argument("--python-boards", type=int, default=None,
+    ap.add_argument("--python-boards", type=int_in(1, 100_000), default=None,
                     help="limit the plain-Python baseline to the first N boards")
+    ap.add_argument("--vs-c", action="store_true",
+                    help="against the plain C BFS (cbfs.c, compiled here): in process, whole "
+                         "components, whole process")
+    ap.add_argument("--repeat", type=int_in(1, 100), default=5,
+                    help="--vs-c: runs of each measurement; the best is reported")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.vs_c:
+        return bench_vs_c(rush_file(args.rush), args.repeat)
     return bench_solver(rush_file(args.rush), args.python_boards)
 
 
@@ -65,3 +92,147 @@ def bench_solver(rush: Path, python_boards: int | None) -> int:
     print(f"plain-Python BFS       {py:.3f} s on {n} boards   {py_states / py:,.0f} states/s")
     print(f"ratio (same boards)    {py / cy_same:.1f}x faster compiled")
     return 0
+
+
+# ---------------------------------------------------------------------------
+# Against the plain C BFS
+
+def c_compiler() -> str:
+    """The system C compiler: $CC, else the first of cc, gcc, clang on PATH."""
+    for name in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        found = shutil.which(name) if name else None
+        if found:
+            return found
+    raise UsageError("bench solver --vs-c: no C compiler found (cc, gcc or clang on PATH, "
+                     "or set CC)")
+
+
+def compile_cbfs(src: Path, folder: Path) -> Path:
+    """`cc -O2 -o folder/cbfs src`, as cbfs.c's README says; UsageError when it fails."""
+    cc = c_compiler()
+    exe = folder / "cbfs"
+    proc = subprocess.run([cc, "-O2", "-o", str(exe), str(src)], capture_output=True, text=True)
+    if proc.returncode != 0 or not exe.is_file():
+        first = (proc.stderr.strip().splitlines() or ["no output"])[0][:200]
+        raise UsageError(f"{src}: {cc} failed: {first}")
+    return exe
+
+
+def _child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run_process(cmd: list[str], env: dict[str, str] | None = None
+                ) -> tuple[float, float, str, str]:
+    """(CPU seconds of the child, wall seconds, stdout, stderr) of one run of `cmd`."""
+    c0, w0 = _child_cpu(), time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall, cpu = time.perf_counter() - w0, _child_cpu() - c0
+    if proc.returncode not in (0, 1):
+        raise UsageError(f"{cmd[0]}: exit {proc.returncode}: "
+                         f"{(proc.stderr.strip().splitlines() or [''])[-1][:200]}")
+    return cpu, wall, proc.stdout, proc.stderr
+
+
+def run_c(exe: Path, rush: Path, full: bool) -> tuple[float, list[tuple[int, int]]]:
+    """cbfs on the file: (its own CPU seconds around its loop, (moves, states) per board)."""
+    _, _, out, err = run_process([str(exe)] + (["-c"] if full else []) + [str(rush)])
+    m = re.search(r"cpu_s=([0-9.]+)", err)
+    if m is None:
+        raise UsageError(f"{exe.name}: no cpu_s in its summary: {err.strip()[:200]}")
+    rows = []
+    for line in out.splitlines():
+        _board, moves, states = line.split("\t")
+        rows.append((int(moves), int(states)))
+    return float(m[1]), rows
+
+
+def child_env(pycache: Path) -> dict[str, str]:
+    """The environment of a timed `python -m lumina.solve`: this checkout first on the
+    path, and compiled bytecode cached (in `pycache`) as an installed package has it,
+    even where PYTHONDONTWRITEBYTECODE is set: else every run compiles every module
+    again, a start-up no installed Lumina pays."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(pycache)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
+    return env
+
+
+def _best(fn, repeat: int):
+    """The run of fn() with the least time (fn returns (seconds, result))."""
+    return min((fn() for _ in range(repeat)), key=lambda r: r[0])
+
+
+def bench_vs_c(rush: Path, repeat: int) -> int:
+    src = data_file("cbfs.c")
+    rows = read_rush_file(str(rush))
+    levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
+    mm = [r[1] for r in rows]
+    cluster = [r[2] for r in rows]
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = compile_cbfs(src, Path(tmp))
+
+        def lumina_solve():
+            t = time.process_time()
+            got = [solve(lv) for lv in levels]
+            return time.process_time() - t, got
+
+        def lumina_components():
+            t = time.process_time()
+            got = [component(lv) for lv in levels]
+            return time.process_time() - t, got
+
+        c_sec, c_rows = _best(lambda: run_c(exe, rush, False), repeat)
+        l_sec, l_sols = _best(lumina_solve, repeat)
+        cc_sec, cc_rows = _best(lambda: run_c(exe, rush, True), repeat)
+        lc_sec, l_comps = _best(lumina_components, repeat)
+        lumina_cmd = [sys.executable, "-m", "lumina.solve", "--rush", str(rush)]
+        env = child_env(Path(tmp) / "pycache")
+        l_out = run_process(lumina_cmd, env)[2]          # untimed: fills the bytecode cache
+        c_proc = min((run_process([str(exe), str(rush)])[:2] for _ in range(repeat)))
+        l_proc = min((run_process(lumina_cmd, env)[:2] for _ in range(repeat)))
+    # every answer checked, on both sides
+    wrong = []
+    l_proc_opt = [line.split("\t")[2] for line in l_out.splitlines()]
+    for i, (b, _, _) in enumerate(rows):
+        if mm[i] is not None:
+            if c_rows[i][0] != mm[i] or cc_rows[i][0] != mm[i]:
+                wrong.append(f"C: {b}: {c_rows[i][0]} moves, MM {mm[i]}")
+            if l_sols[i].optimal != mm[i] or l_proc_opt[i] != str(mm[i]):
+                wrong.append(f"Lumina: {b}: {l_sols[i].optimal} moves, MM {mm[i]}")
+        if cluster[i] is not None:
+            if cc_rows[i][1] != cluster[i]:
+                wrong.append(f"C: {b}: component {cc_rows[i][1]}, CLUSTER {cluster[i]}")
+            if l_comps[i] != cluster[i]:
+                wrong.append(f"Lumina: {b}: component {l_comps[i]}, CLUSTER {cluster[i]}")
+    c_states = sum(r[1] for r in c_rows)
+    l_states = sum(s.states for s in l_sols)
+    comp_states = sum(r[1] for r in cc_rows)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"vs C: {len(rows)} boards of {rush.name}, {src} compiled with -O2; best of {repeat} "
+          f"runs each (load average {load})")
+    print(f"{'':26} {'C BFS':>10} {'Lumina':>10} {'ratio':>7} {'target':>8}")
+
+    def line(label: str, c: float, lum: float, target: str | None) -> None:
+        ratio = lum / max(c, 1e-9)
+        verdict = "" if target is None else (
+            f"  <= {TARGETS[target]}x " + ("met" if ratio <= TARGETS[target] else "MISSED"))
+        print(f"{label:26} {c:>9.3f}s {lum:>9.3f}s {ratio:>6.2f}x{verdict}")
+
+    line("solve, inside the process", c_sec, l_sec, "solve")
+    print(f"{'  states/s':26} {c_states / c_sec / 1e6:>9.2f}M {l_states / l_sec / 1e6:>9.2f}M"
+          f"   ({c_states:,} and {l_states:,} states: each stops at its first win)")
+    line("whole components", cc_sec, lc_sec, "components")
+    print(f"{'  states/s':26} {comp_states / cc_sec / 1e6:>9.2f}M "
+          f"{comp_states / lc_sec / 1e6:>9.2f}M   ({comp_states:,} states each)")
+    line("whole process, CPU", c_proc[0], l_proc[0], "process")
+    line("whole process, wall", c_proc[1], l_proc[1], None)
+    print(f"(whole process: {exe.name} FILE against python -m lumina.solve --rush FILE, "
+          "start-up and printing included, Python's bytecode cached as installed)")
+    print(f"answers: {len(rows)} boards' MM and CLUSTER checked on both sides: "
+          f"{len(wrong)} wrong")
+    for w in wrong[:10]:
+        print(f"  {w}", file=sys.stderr)
+    return 1 if wrong else 0

@@ -33,6 +33,25 @@ cdef uint64_t _cells_mask(int W, int x, int y, int w, int h):
     return m
 
 
+cdef uint64_t _around(uint64_t m, int W, int H) noexcept:
+    """The cells outside mask m that share an edge with one of its cells."""
+    cdef uint64_t out = 0
+    cdef int cell, x, y
+    for cell in range(W * H):
+        if (m >> cell) & 1:
+            x = cell % W
+            y = cell // W
+            if x > 0:
+                out |= (<uint64_t>1) << (cell - 1)
+            if x < W - 1:
+                out |= (<uint64_t>1) << (cell + 1)
+            if y > 0:
+                out |= (<uint64_t>1) << (cell - W)
+            if y < H - 1:
+                out |= (<uint64_t>1) << (cell + W)
+    return out & ~m
+
+
 cdef class Board:
     """A level compiled for play and search. States are uint64 keys (Python ints).
 
@@ -41,7 +60,6 @@ cdef class Board:
     def __init__(self, level):
         cdef Core* c = &self.c
         cdef int i, p, W = level.width, H = level.height, flag = 0, x, y
-        cdef uint64_t m
         self.level = level
         blocks = level.blocks
         c.n = len(blocks)
@@ -87,14 +105,7 @@ cdef class Board:
         # cells sharing an edge with the key, at every key position
         i = c.keyi
         for p in range(c.npos[i]):
-            m = 0
-            for cell in range(W * H):
-                if (c.mask[i][p] >> cell) & 1:
-                    x, y = cell % W, cell // W
-                    for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                        if 0 <= nx < W and 0 <= ny < H:
-                            m |= (<uint64_t>1) << (ny * W + nx)
-            c.keyadj[p] = m & ~c.mask[i][p]
+            c.keyadj[p] = _around(c.mask[i][p], W, H)
         c.win_beam = 1 if level.win == "beam" else 0
         if any(b.kind in ("sand", "ice", "rime") for b in blocks):
             c.variant = V_ANY

@@ -148,7 +148,7 @@ cdef inline int each_move(const Core* c, uint64_t s, int skip, Rules* r, take_fn
     non-zero value take returns (the enumeration stops there), else 0."""
     cdef uint64_t occ = occupancy(c, s), rest
     cdef const uint64_t* m
-    cdef int i, p, t, lo, hi, step, k
+    cdef int i, p, t, lo, hi, k
     for i in range(c.n):
         if i == skip or not movable(c, s, i, r):
             continue
@@ -161,17 +161,29 @@ cdef inline int each_move(const Core* c, uint64_t s, int skip, Rules* r, take_fn
         hi = p
         while hi < c.npos[i] - 1 and not (m[hi + 1] & rest):
             hi += 1
-        step = 1
         if Rules is AnyRules:
-            if c.kind[i] == K_ICE and hi > lo:
-                step = hi - lo                  # ice: from one end straight to the other
+            if c.kind[i] == K_ICE:
+                if lo < p:
+                    k = take(ctx, i, lo - p, slide(c, s, i, lo, r))
+                    if k:
+                        return k
+                if hi > p:
+                    k = take(ctx, i, hi - p, slide(c, s, i, hi, r))
+                    if k:
+                        return k
+                continue
         t = lo
+        while t < p:
+            k = take(ctx, i, t - p, slide(c, s, i, t, r))
+            if k:
+                return k
+            t += 1
+        t = p + 1
         while t <= hi:
-            if t != p:
-                k = take(ctx, i, t - p, slide(c, s, i, t, r))
-                if k:
-                    return k
-            t += step
+            k = take(ctx, i, t - p, slide(c, s, i, t, r))
+            if k:
+                return k
+            t += 1
     return 0
 
 
