@@ -14,6 +14,7 @@ from pathlib import Path
 
 from lumina.bench import peak_rss_mb, rush_argument, rush_file
 from lumina.bench.pybfs import solve_plain
+from lumina.cli import int_in
 from lumina.desc import from_rush_hour
 from lumina.engine import solve
 from lumina.solve import read_rush_file
@@ -21,7 +22,7 @@ from lumina.solve import read_rush_file
 
 def arguments(ap: argparse.ArgumentParser) -> None:
     rush_argument(ap)
-    ap.add_argument("--python-boards", type=int, default=None,
+    ap.add_argument("--python-boards", type=int_in(1, 100_000), default=None,
                     help="limit the plain-Python baseline to the first N boards")
 
 
