@@ -56,7 +56,7 @@ from lumina.desc import from_desc
 from lumina.engine import measure
 from lumina.packfile import PackError, read_pack, write_pack_and_report
 from lumina.render import site
-from lumina.strategies import CLASSES, FILTERS
+from lumina.judge import CLASSES, FILTERS
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL_PACKS = ROOT / "packs"
@@ -102,7 +102,7 @@ def copy_packs(src: Path, dst: Path) -> Path:
 
 
 def passing_verify(monkeypatch) -> None:
-    monkeypatch.setattr(publish, "_verify", lambda packs: verify.VerifyReport(
+    monkeypatch.setattr(publish, "_verify", lambda packs, campaign: verify.VerifyReport(
         ok=True, lines=[], packs=[], gates={}))
 
 
@@ -213,7 +213,7 @@ def test_publish_renders_the_packs_it_verified(tmp_path, monkeypatch):
         reads.append(Path(path).name)
         return real_read(path, *a, **k)
 
-    def verify_then_swap(read):
+    def verify_then_swap(read, campaign):
         names = [p.meta.get("name") for p in read]
         (packs / "world-1.json").write_text(json.dumps(swapped))   # a generate lands now
         assert "Unverified Swap" not in names
@@ -430,7 +430,7 @@ def _fail_on_three(x: int) -> int:
     ["bench", "generate", "--workers", "10000"], ["bench", "generate", "--workers", "0"],
     ["bench", "generate", "--workers", "-5"], ["bench", "cluster", "--workers", "65"],
     ["bench", "sweep", "--layouts", "0"], ["bench", "solver", "--python-boards", "-1"],
-    ["vectors", "--seed", "-1"], ["generate", "--world", "0"], ["generate", "--world", "6"],
+    ["vectors", "--seed", "-1"], ["generate", "--world", "0"], ["generate", "--world", "100"],
 ], ids=" ".join)
 def test_workers_out_of_range_refused(argv, capsys, monkeypatch):
     """`bench generate --workers 10000` started 228 processes (4.5 GB in 12 s) and
@@ -440,13 +440,24 @@ def test_workers_out_of_range_refused(argv, capsys, monkeypatch):
     def no_work(*a, **k):
         raise AssertionError("work started on an out-of-range flag")
     monkeypatch.setattr(executor, "run_ordered", no_work)
-    mod = importlib.import_module(f"lumina.{argv[0]}")
-    assert cli.guarded(mod.main, argv[1:]) == 2
+    assert cli.guarded(command_main(argv[0]), argv[1:]) == 2
     one_line(capsys.readouterr().err, argv[-2], "out of range")
 
 
-COMMANDS = {"publish": [], "verify": [], "generate": [], "solve": [], "vectors": [],
-            "bench": ["solver", "generate", "strategies", "site", "analyse", "sweep", "cluster", "deep"]}
+def command_main(command: str):
+    """`python -m lumina.COMMAND`'s main, as `python -m` finds it."""
+    try:
+        return importlib.import_module(f"lumina.{command}.__main__").main
+    except ModuleNotFoundError:
+        return importlib.import_module(f"lumina.{command}").main
+
+
+def commands() -> dict[str, list[str | None]]:
+    """Every command, with the subcommands that add options of their own."""
+    from lumina.bench import BENCHMARKS
+    return {"publish": [None], "verify": [None], "generate": [None], "solve": [None],
+            "vectors": [None], "playtest": [None, "simulate"],
+            "bench": [name for name, _ in BENCHMARKS]}
 
 
 def test_every_numeric_flag_is_range_checked(monkeypatch, capsys):
@@ -461,17 +472,16 @@ def test_every_numeric_flag_is_range_checked(monkeypatch, capsys):
             seen.append((self.prog, "/".join(names)))
         return real(self, *names, **kw)
     monkeypatch.setattr(argparse.ArgumentParser, "add_argument", recording)
-    for command, subs in COMMANDS.items():
-        main = importlib.import_module(f"lumina.{command}").main
-        for sub in subs or [None]:
-            assert cli.guarded(main, ([sub] if sub else []) + ["--help"]) == 0
+    for command, subs in commands().items():
+        for sub in subs:
+            assert cli.guarded(command_main(command), ([sub] if sub else []) + ["--help"]) == 0
     capsys.readouterr()
     assert seen == [], f"numeric flags without a range: {seen}"
 
 
 # ------------------------------------------------------------------ 11. Ctrl-C at start-up
 
-@pytest.mark.parametrize("command", ["publish", "verify", "generate", "solve", "bench", "vectors"])
+@pytest.mark.parametrize("command", ["publish", "verify", "generate", "solve", "bench", "vectors", "playtest"])
 def test_ctrl_c_during_start_up_imports_is_one_line(tmp_path, command):
     """Ctrl-C during the start-up imports printed a 15-25-line traceback. Here the
     interrupt lands deterministically inside the import of `filelock` (every command
