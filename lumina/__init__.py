@@ -6,6 +6,12 @@ module (`python -m lumina.solve`), and importing it would shadow a `lumina.solve
 """
 from __future__ import annotations
 
+import sys as _sys
+
+if _sys.argv[:1] == ["-m"]:     # `python -m lumina.<command>` is importing its package:
+    from lumina._startup import quiet_interrupt as _quiet_interrupt
+    _quiet_interrupt()           # Ctrl-C during the imports is one line, exit 130
+
 from lumina.model import Analysis, Beam, Block, Exit, Level, LevelError, Mirror
 from lumina.engine import Board, Outcome, Solution
 

@@ -5,7 +5,9 @@ on stderr (under `MAX_LINE` characters, control characters escaped, long values
 shortened) and exit 2; never a traceback. Exit 1 stays free for "levels failed"
 (verify, publish). `ArgumentParser` makes a mistyped flag one line too, and
 `int_in` range-checks integer options (so `--state-cap 1e20` is a message, not an
-OverflowError). Set LUMINA_DEBUG=1 to see the traceback of an internal error.
+OverflowError). Ctrl-C is `prog: interrupted` and exit 130, also while a command is
+still importing (`lumina._startup`). Set LUMINA_DEBUG=1 to see the traceback of an
+internal error.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import sys
 import traceback
 from typing import Callable, NoReturn, Sequence
 
+from lumina import _startup
 from lumina.model import LevelError, escape_text
 from lumina.packfile import PackError
 from lumina.errors import LuminaError
@@ -97,6 +100,7 @@ def guarded(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | N
             stem = os.path.splitext(os.path.basename(sys.argv[0] or ""))[0]
             prog = "lumina" if stem in ("", "__main__", "-c") else f"lumina.{stem}"
     _safe_streams()
+    _startup.restore()          # from here, Ctrl-C unwinds through the command
     try:
         code = main(argv)
         sys.stdout.flush()

@@ -32,14 +32,19 @@ _LETTER_KIND = {v: k for k, v in KIND_LETTERS.items()}
 _LETTER_SIDE = {v: k for k, v in SIDE_LETTERS.items()}
 _LETTER_TILT = {v: k for k, v in TILT_LETTERS.items()}
 
+#: What a desc may carry around it (a pasted link's line end): ASCII whitespace only, in
+#: both readers (Python's str.strip and JavaScript's trim disagree beyond ASCII).
+SPACE = " \t\n\r\f\v"
 _DESC = re.compile(
     r"^(?P<w>\d)x(?P<h>\d)-(?P<side>[LRTB])(?P<index>\d)-(?P<blocks>(?:[KCSIR]\d{4})+)"
     r"(?:-w(?P<walls>(?:\d\d)+))?(?:-m(?P<mirrors>(?:\d\d[fb])+))?(?:-b(?P<dir>[NESW])(?P<off>\d))?$", re.ASCII)   # ASCII digits only, like engine.js
 
 
 def from_desc(text: str, *, id: str = "custom") -> Level:
-    """Parse a desc; `LevelError` (field `desc`) when it does not match the grammar."""
-    m = _DESC.match(text.strip())
+    """Parse a desc; `LevelError` (field `desc`) when it does not match the grammar,
+    or naming the field when the level it draws is not valid (`lumina.model`).
+    `templates/static/desc.js` refuses exactly the same texts (parity vectors)."""
+    m = _DESC.fullmatch(text.strip(SPACE))
     if not m:
         raise LevelError(id, "desc", f"not a level description: {short(repr(text))}")
     bl = m["blocks"]

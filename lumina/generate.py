@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, int_in, run
+from lumina.executor import MAX_WORKERS
 from lumina.gen.packs import all_plans, dailies_plan, generate_packs, world_plan
 from lumina.safeio import check_writable_folder
 from lumina.worlds import CAMPAIGN, load
@@ -39,7 +40,8 @@ from lumina.worlds import CAMPAIGN, load
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.generate",
                         description="Generate deterministic Lumina packs.")
-    ap.add_argument("--world", type=int, action="append", help="world number (repeatable)")
+    ap.add_argument("--world", type=int_in(1, 99), action="append",
+                    help="world number, one of the campaign's (repeatable)")
     ap.add_argument("--dailies", action="store_true", help="generate the daily pool only")
     ap.add_argument("--all", action="store_true",
                     help="every world and the daily pool, in one run (what the committed "
@@ -47,7 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--campaign", type=Path, metavar="FILE",
                     help="the campaign file (default: lumina/campaign.toml)")
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
-    ap.add_argument("--workers", type=int_in(1, 64), default=1)
+    ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=1,
+                    help=f"local pool processes, or cluster workers to wait for (1..{MAX_WORKERS})")
     ap.add_argument("--out", type=Path, default=Path("packs"))
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run the generation tasks on this Dask scheduler (tcp://HOST:8786); "
@@ -57,8 +60,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "size writes dailies-pool-N.json)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
     if args.dailies and args.world:
         raise UsageError("--dailies and --world are separate runs")
     if args.all and (args.dailies or args.world):

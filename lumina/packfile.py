@@ -1,28 +1,34 @@
-"""Packs on disk: strict reading, canonical atomic writing.
+"""Every file a command reads, by one strict schema; packs written canonically.
 
-A pack is one JSON object: metadata fields, then `levels`, a list of level objects
-(RULES.md). Reading validates every level and names the file, the level and the
-field on failure. Reading is bounded before anything is
-trusted: regular files only, at most MAX_FILE_BYTES, strict UTF-8, JSON nested at
-most MAX_DEPTH deep with integers of at most MAX_INT_DIGITS digits. Writing is
-canonical (fixed key order, one level per line) and goes through `lumina.safeio`
-(atomic, mode 0644; a pack and its report as one unit), so the same pack is the
-same bytes and a failed or killed write never leaves half a file.
+A pack is one JSON object: metadata fields (`PACK_META`), then `levels`, a list of
+level objects (RULES.md, validated by `lumina.model`). A generation report
+(`report-*.json`, `REPORT`) and the strategy table (`strategies.json`,
+`strategies_schema`) have their schemas here too. Types are exact: a bool is not a
+number (`"world": true` is refused, not read as 1), a count is a non-negative
+integer, a string is one short printable line. Every failure is one `PackError`
+naming the file, the level and the field.
+
+Reading is bounded before anything is trusted (`lumina.safeio.read_bounded`):
+regular files only (FIFOs, devices and symlinks to them are refused), at most
+MAX_FILE_BYTES, strict UTF-8, JSON nested at most MAX_DEPTH deep with integers of at
+most MAX_INT_DIGITS digits. Writing is canonical (fixed key order, one level per
+line) and goes through `lumina.safeio` (atomic, mode 0644; a pack and its report as
+one unit), so the same pack is the same bytes and a failed or killed write never
+leaves half a file.
 """
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from lumina.model import SAFE_ID, Level, LevelError, check_text, short
-from lumina.safeio import atomic_write, write_unit
+from lumina.safeio import MAX_FILE_BYTES, ReadError, atomic_write, read_bounded, write_unit
 
-MAX_FILE_BYTES = 8 << 20       # the biggest committed pack is 140 KB
 MAX_DEPTH = 32                 # a pack nests 5 deep
 MAX_INT_DIGITS = 20            # every field fits an int64
 META_ORDER = ("pack", "name", "world", "mechanic", "seed", "generator")
@@ -48,39 +54,13 @@ def _fail(path: Path, what: str) -> PackError:
 
 
 def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file of at most `limit` bytes.
-
-    Never blocks or runs away: FIFOs, devices (/dev/zero) and folders are refused
-    before reading, and at most `limit` + 1 bytes are ever read."""
-    path = Path(path)
+    """The bytes of a regular file of at most `limit` bytes (`safeio.read_bounded`:
+    FIFOs, devices, sockets and folders, symlinks to them included, are refused before
+    reading, and at most `limit` + 1 bytes are ever read). `PackError` names the file."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-                     | getattr(os, "O_CLOEXEC", 0))
-    except OSError as e:
-        raise _fail(path, f"cannot read: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise _fail(path, "is a folder, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise _fail(path, "not a regular file (a device, FIFO or socket is never read)")
-        if st.st_size > limit:
-            raise _fail(path, f"{st.st_size} bytes; at most {limit} are read")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        raw = b"".join(chunks)
-    except OSError as e:
-        raise _fail(path, f"cannot read: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-    if len(raw) > limit:
-        raise _fail(path, f"more than {limit} bytes; at most {limit} are read")
-    return raw
+        return read_bounded(path, limit)
+    except ReadError as e:
+        raise PackError(str(e)) from None
 
 
 def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
@@ -157,20 +137,165 @@ def pack_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     return out
 
 
-def _check_meta(path: Path, meta: dict[str, Any]) -> None:
-    for k, v in meta.items():
-        if not isinstance(k, str) or not SAFE_ID.fullmatch(k):
-            raise _fail(path, f"field {k!r}: not a plain field name")
-        if isinstance(v, str):
-            try:
-                check_text("?", k, v)
-            except LevelError as e:
-                raise _fail(path, f"field {k}: {e.message}") from None
+# ------------------------------------------------------------------ schemas
+# A schema is a function (value, where) -> value that raises _Bad(where, why); `where`
+# is the field's path inside the file (`rows[1].filtered.family`).
+
+Schema = Callable[[Any, str], Any]
+MAX_COUNT = 2**63 - 1
+
+
+class _Bad(Exception):
+    def __init__(self, where: str, why: str):
+        super().__init__(where, why)
+        self.where, self.why = where, why
+
+
+def _got(v: Any) -> str:
+    return short(json.dumps(v) if isinstance(v, (bool, type(None), str)) else
+                 type(v).__name__ if isinstance(v, (dict, list)) else repr(v))
+
+
+def _ranged(types: type | tuple[type, ...], what: str, lo: float, hi: float) -> Schema:
+    def check(v: Any, where: str) -> Any:
+        if (isinstance(v, bool) or not isinstance(v, types)
+                or (isinstance(v, float) and not math.isfinite(v))):
+            raise _Bad(where, f"must be {what}, got {_got(v)}")
+        if not lo <= v <= hi:
+            raise _Bad(where, f"must be {lo}..{hi}, got {v}")
+        return v
+    return check
+
+
+def integer(lo: int = 0, hi: int = MAX_COUNT) -> Schema:
+    """An integer in [lo, hi]; a bool is not one."""
+    return _ranged(int, "an integer", lo, hi)
+
+
+def number(lo: int, hi: int) -> Schema:
+    """A finite number (integer or float) in [lo, hi]; a bool is not one."""
+    return _ranged((int, float), "a number", lo, hi)
+
+
+def text(v: Any, where: str) -> str:
+    """A display string: one short printable line (`model.check_text`)."""
+    try:
+        return check_text("?", where, v)
+    except LevelError as e:
+        raise _Bad(where, e.message) from None
+
+
+def name(v: Any, where: str) -> str:
+    """A plain name: letters, digits, '.', '_' and '-' (`model.SAFE_ID`)."""
+    if not isinstance(v, str) or not SAFE_ID.fullmatch(v):
+        raise _Bad(where, f"must be a plain name (letters, digits, '.', '_', '-'), got {_got(v)}")
+    return v
+
+
+def anything(v: Any, where: str) -> Any:
+    return v
+
+
+def nullable(schema: Schema) -> Schema:
+    return lambda v, where: None if v is None else schema(v, where)
+
+
+def list_of(item: Schema, lo: int = 0, hi: int | None = None) -> Schema:
+    def check(v: Any, where: str) -> list:
+        if not isinstance(v, list):
+            raise _Bad(where, f"must be a list, got {_got(v)}")
+        if len(v) < lo or (hi is not None and len(v) > hi):
+            size = f"{lo}" if hi == lo else f"{lo}..{hi if hi is not None else 'any'}"
+            raise _Bad(where, f"must hold {size} items, got {len(v)}")
+        return [item(x, f"{where}[{i}]") for i, x in enumerate(v)]
+    return check
+
+
+def map_of(value: Schema) -> Schema:
+    """An object whose keys are display strings and whose values all match `value`."""
+    def check(v: Any, where: str) -> dict:
+        if not isinstance(v, dict):
+            raise _Bad(where, f"must be an object, got {_got(v)}")
+        return {text(k, f"{where} key"): value(x, f"{where}.{k}") for k, x in v.items()}
+    return check
+
+
+def obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, *,
+        extra: bool = False) -> Schema:
+    """An object with `required` and `optional` fields; other fields are an error unless
+    `extra` (a file whose other fields no command reads: they are carried, not read)."""
+    optional = optional or {}
+
+    def check(v: Any, where: str) -> dict:
+        if not isinstance(v, dict):
+            raise _Bad(where or "file", f"must be an object, got {_got(v)}")
+        at = (lambda k: f"{where}.{k}") if where else (lambda k: str(k))
+        for k in required:
+            if k not in v:
+                raise _Bad(at(k), "missing")
+        out = {}
+        for k, x in v.items():
+            schema = required.get(k) or optional.get(k)
+            if schema is None:
+                if not extra:
+                    raise _Bad(at(short(k)), "unknown field")
+                out[k] = x
+            else:
+                out[k] = schema(x, at(k))
+        return out
+    return check
+
+
+def check(path: str | os.PathLike, value: Any, schema: Schema) -> Any:
+    """`value` (read from `path`) checked against `schema`; PackError names the file
+    and the field."""
+    try:
+        return schema(value, "")
+    except _Bad as e:
+        raise PackError(f"{path}: {e.where}: {e.why}") from None
+
+
+#: A pack's metadata (every field but `levels`): exactly these, each optional.
+PACK_META = obj({}, {"pack": name, "name": text, "world": nullable(integer(1, 99)),
+                     "mechanic": text, "seed": integer(), "generator": text})
+
+#: One bucket of a generation report: what the site's rejection table reads.
+REPORT_BUCKET = obj({"bucket": text, "size": text, "band": list_of(integer(), 2, 2),
+                     "candidates": integer(), "accepted": integer(),
+                     "rejections": map_of(integer())}, extra=True)
+
+#: A generation report (`report-*.json`), written by `lumina.generate` beside its pack.
+REPORT = obj({"buckets": list_of(REPORT_BUCKET)},
+             {"pack": name, "seed": integer(), "generator": text}, extra=True)
+
+
+def strategies_schema(classes: Sequence[str], filters: Sequence[str]) -> Schema:
+    """The strategy table (`strategies.json`, `lumina.strategies` rows) for the given
+    candidate classes and filter names."""
+    row = obj({"strategy": text, "bucket": text, "candidates": integer(), "survivors": integer(),
+               **{c: integer() for c in classes},
+               "filtered": obj({f: integer() for f in filters}, extra=True),
+               "label_vs_real": obj({"exact": integer(), "claimed_more": integer(),
+                                     "claimed_less": integer()})},
+              {"layouts": integer(), "seconds": number(0, 10**9)}, extra=True)
+    return obj({"rows": list_of(row)}, {"command": text}, extra=True)
+
+
+def read_report(path: str | os.PathLike) -> dict[str, Any]:
+    """A generation report, bounded and checked (`REPORT`)."""
+    return check(path, read_json(path), REPORT)
+
+
+def read_strategies(path: str | os.PathLike, classes: Sequence[str], filters: Sequence[str]
+                    ) -> dict[str, Any]:
+    """The strategy table, bounded and checked (`strategies_schema`)."""
+    return check(path, read_json(path), strategies_schema(classes, filters))
 
 
 def _pack_from(path: Path, data: Any) -> Pack:
     if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
         raise PackError(f"{path}: field levels: a pack is an object with a list of levels")
+    meta = check(path, {k: v for k, v in data.items() if k != "levels"}, PACK_META)
     levels = []
     seen: set[str] = set()
     for i, raw in enumerate(data["levels"]):
@@ -184,8 +309,6 @@ def _pack_from(path: Path, data: Any) -> Pack:
             raise PackError(f"{path}: level {lv.id}: id: used twice in one pack")
         seen.add(lv.id)
         levels.append(lv)
-    meta = {k: v for k, v in data.items() if k != "levels"}
-    _check_meta(path, meta)
     return Pack(path=path, meta=meta, levels=tuple(levels))
 
 

@@ -1,8 +1,10 @@
 """python -m lumina.publish [--packs packs] [--out site]: verify, then build the site.
 
-The packs are verified first (`lumina.verify.verify_paths`: every level re-solved
-from disk). If any level fails, nothing is published: exit 1 and the output
-folder is left exactly as it was. Bad or unreadable input (a missing folder, a
+Every pack is read once (`lumina.packfile.read_pack`); those very objects are
+verified (`lumina.verify.verify_packs`: every level re-solved) and then rendered, so
+a pack replaced on disk in between is neither published nor half-trusted. If any
+level fails, nothing is published: exit 1 and the output folder is left exactly as
+it was. Bad or unreadable input (a missing folder, a
 file that is not JSON, a level with a bad field) is one short line on stderr
 naming the file, level and field, exit 2, no traceback. Progress goes to
 stderr; the one summary line of a successful build goes to stdout.
@@ -27,16 +29,17 @@ from typing import Sequence
 
 from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
+from lumina.packfile import Pack, pack_files, read_pack
 from lumina.render import site
-from lumina.verify import VerifyReport, verify_paths
+from lumina.verify import VerifyReport, verify_packs
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def _verify(paths: list[Path], campaign: Campaign = CAMPAIGN) -> VerifyReport:
-    """The verifier's report for `paths` (`lumina.verify.verify_paths`)."""
-    return verify_paths(paths, campaign)
+def _verify(packs: list[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
+    """The verifier's report on exactly these packs (`lumina.verify.verify_packs`)."""
+    return verify_packs(packs, campaign)
 
 
 #: Bad input: one line on stderr, exit 2 (PackError and SiteError are ValueErrors).
@@ -63,11 +66,9 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
     """Verify, render and swap in the site (the lock on `out` held)."""
     if not packs.is_dir():
         raise site.SiteError(f"{packs}: not a folder of packs")
-    paths = site.pack_paths(packs)
-    if not paths:
-        raise site.SiteError(f"{packs}: no world-*.json or dailies.json packs")
-    print(f"publish: verifying {len(paths)} packs in {packs}", file=sys.stderr)
-    report = _verify(paths, campaign)
+    read = [read_pack(p) for p in pack_files([packs])]        # once: verified, then rendered
+    print(f"publish: verifying {len(read)} packs in {packs}", file=sys.stderr)
+    report = _verify(read, campaign)
     if not report.ok:
         for line in report.lines:
             print(line, file=sys.stderr)
@@ -76,7 +77,7 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
               + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
         return 1
     print("publish: verified; building", file=sys.stderr)
-    writer = site.render(site.gather(packs, report, campaign))
+    writer = site.render(site.gather(packs, report, campaign, packs=read))
     safeio.replace_tree(writer.files, out, protect=protected(packs))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")

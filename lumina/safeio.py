@@ -1,29 +1,44 @@
-"""Safe outputs: atomic files, file units, an atomic site swap, locks and output-path checks.
+"""Safe inputs and outputs: a bounded reader, atomic files, file units, an atomic site
+swap, locks and output-path checks.
 
-Every file Lumina writes goes through here, so a kill at any instant leaves either
-the old output or the new one, complete, and never a stranger's folder deleted.
+Every file Lumina reads is read by `read_bounded`, and every file it writes goes
+through here, so a kill at any instant leaves either the old output or the new one,
+complete, and never a stranger's file or folder deleted.
 
+- `read_bounded(path, limit)`: the bytes of a regular file of at most `limit` bytes.
+  FIFOs, devices, sockets and symlinks to them are refused before anything is read
+  (`ReadError`, naming the file): nothing blocks, nothing runs away.
 - `atomic_write(path, data)`: one file, written beside its target and renamed in
   place; mode 0644 whatever the umask or mkstemp say.
 - `write_unit(folder, {name: data})`: several files that belong together (a pack and
-  its report). A journal written before the first rename makes the unit whole: if a
-  run dies between renames, the next run in that folder finishes them (`recover`).
-- `replace_tree(files, out)`: a whole site. It is built in `.{out}.build-*` beside
-  `out`, carries the marker file `MARKER`, and is swapped in by one
-  `renameat2(RENAME_EXCHANGE)` on Linux, so `out` is at every instant the old
-  site or the new one. The old tree is deleted after the swap; leftovers of a
-  killed run are deleted by the next run.
+  its report), all or none. A journal names the unit's temporary files before any is
+  made; renaming it to `.json` commits the unit. After a kill, the next write in that
+  folder (`recover`) finishes a committed unit and deletes an uncommitted one's temps.
+  An interrupt (SIGINT, SIGTERM) that arrives while a unit commits waits until it is
+  whole.
+- `replace_tree(files, out)`: a whole site. A swap journal beside `out` names the two
+  temporary trees first (`.{out}.build-TOKEN`, `.{out}.old-TOKEN`); the new tree
+  carries the marker file `MARKER` and is swapped in by one
+  `renameat2(RENAME_EXCHANGE)` on Linux, so `out` is at every instant the old site or
+  the new one. The old tree is deleted after the swap; what a killed run left is
+  deleted by the next run, through its journal.
 - `check_out(out, protect=...)`: refuses an output that is, contains or sits above
   a protected folder (the working folder, the packs, the project), that is a file,
-  or that is a non-empty folder without our marker.
+  a symlink loop, or a non-empty folder without our marker.
 - `lock(path)`: one `filelock` lock per output; a second run waits up to
   `LOCK_WAIT` seconds and then fails with a clear message.
 
+Only what this program made is ever cleaned: a temporary file or folder is deleted
+when a journal of ours names it, never because its name looks like one of ours (a
+user's `.site.old-2024_01_01` or `.notes.20240101.tmp` stays).
+
 Insight: the swap, step by step (each arrow one atomic syscall):
 
-    .site.build-X (new, complete, marker last)   site (old)
-        exchange(.site.build-X, site)  ->  site (new)   .site.build-X (old)
-        rmtree(.site.build-X)          ->  site (new)
+    .lumina-swap.T.json (names build-T, old-T)   site (old)
+    .site.build-T (new, complete, marker last)   site (old)
+        exchange(.site.build-T, site)  ->  site (new)   .site.build-T (old)
+        rmtree(.site.build-T)          ->  site (new)
+        unlink(.lumina-swap.T.json)    ->  site (new), nothing else
 """
 from __future__ import annotations
 
@@ -35,7 +50,10 @@ import os
 import re
 import secrets
 import shutil
+import signal
+import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping
 
@@ -47,12 +65,18 @@ MARKER_TEXT = "Built by python -m lumina.publish; publish replaces this folder a
 FILE_MODE = 0o644
 DIR_MODE = 0o755
 LOCK_WAIT = float(os.environ.get("LUMINA_LOCK_WAIT", "60"))   # seconds a second run waits
-_UNIT_JOURNAL = re.compile(r"^\.lumina-unit\.[0-9a-f]{16}\.json$")
-_TEMP_FILE = re.compile(r"^\..+\.[0-9a-f]{16}\.tmp$|^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+MAX_FILE_BYTES = 8 << 20        # the biggest committed pack is 140 KB
+JOURNAL_BYTES = 64 << 10        # a journal names a few files
+_UNIT_JOURNAL = re.compile(r"^\.lumina-unit\.([0-9a-f]{16})\.(pending|json)$")
+_SWAP_JOURNAL = re.compile(r"^\.lumina-swap\.([0-9a-f]{16})\.json$")
 
 
 class OutputError(ValueError):
     """An output path that must not be written, or a lock not obtained. Names the path."""
+
+
+class ReadError(ValueError):
+    """A file that is not read: not a regular file, too big, or unreadable. Names it."""
 
 
 # A test hook: called with a step name just before each rename or delete of a
@@ -95,6 +119,86 @@ def lock(target: str | os.PathLike, wait: float | None = None) -> Iterator[None]
         lk.release()
 
 
+# ------------------------------------------------------------------ reading
+
+def read_bounded(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes.
+
+    Never blocks or runs away: the file is opened without blocking (a FIFO) and
+    without a controlling terminal, `fstat` refuses FIFOs, devices (/dev/zero),
+    sockets and folders, symlinks included (the target is what is checked), and at
+    most `limit` + 1 bytes are ever read. `ReadError` names the file."""
+    where = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise ReadError(f"{where}: cannot read: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ReadError(f"{where}: is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ReadError(f"{where}: not a regular file (a device, FIFO or socket is never read)")
+        if st.st_size > limit:
+            raise ReadError(f"{where}: {st.st_size} bytes; at most {limit} are read")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as e:
+        raise ReadError(f"{where}: cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise ReadError(f"{where}: more than {limit} bytes; at most {limit} are read")
+    return b"".join(chunks)
+
+
+def _journal(path: Path) -> dict | None:
+    """A journal's JSON object, or None when the file is not a readable journal."""
+    try:
+        data = json.loads(read_bounded(path, JOURNAL_BYTES).decode("utf-8"))
+    except (ReadError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+# ------------------------------------------------------------------ signals
+
+_DEFERRED = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, then deliver them: a step
+    of a few renames is never cut in half by Ctrl-C or a polite kill. Only the main
+    thread can swap handlers; elsewhere the block runs as it is (the caller's
+    roll-forward still completes the step)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    old = {}
+    for sig in _DEFERRED:
+        if signal.getsignal(sig) is None:          # a handler set outside Python: kept
+            continue
+        try:
+            old[sig] = signal.signal(sig, lambda n, _f: got.append(n))
+        except (ValueError, OSError):
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(got):
+            signal.raise_signal(sig)
+
+
 # ------------------------------------------------------------------ files
 
 def _write_new(path: Path, raw: bytes) -> None:
@@ -113,18 +217,19 @@ def _raw(data: str | bytes) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
-def _temp_name(name: str) -> str:
-    return f".{name}.{secrets.token_hex(8)}.tmp"
-
-
 def atomic_write(path: str | os.PathLike, data: str | bytes) -> None:
     """Write one file atomically (temp file beside it, then rename), mode 0644."""
     write_unit(Path(path).parent, {Path(path).name: data})
 
 
+def _unit_temps(token: str, names: Iterable[str]) -> dict[str, str]:
+    return {name: f".{name}.{token}.tmp" for name in sorted(names)}
+
+
 def write_unit(folder: str | os.PathLike, files: Mapping[str, str | bytes]) -> None:
     """Write `files` (names inside `folder`) as one unit: all of them or, after a
-    kill, the next run's `recover` completes them. Holds the folder's lock."""
+    kill, the next run's `recover` completes them (or, if the unit was not yet
+    committed, deletes its temps). Holds the folder's lock."""
     folder = Path(folder)
     for name in files:
         if not name or "/" in name or name in (".", ".."):
@@ -132,59 +237,82 @@ def write_unit(folder: str | os.PathLike, files: Mapping[str, str | bytes]) -> N
     folder.mkdir(parents=True, exist_ok=True)
     with lock(folder):
         recover(folder)
-        temps: dict[str, str] = {}
+        token = secrets.token_hex(8)
+        temps = _unit_temps(token, files)
+        pending = folder / f".lumina-unit.{token}.pending"
+        journal = folder / f".lumina-unit.{token}.json"
+        # the journal names the temps before any exists: whatever is left is ours
+        _write_new(pending, json.dumps({"lumina": "unit", "files": temps}, sort_keys=True).encode())
         try:
             for name in sorted(files):
-                temps[name] = _temp_name(name)
                 _write_new(folder / temps[name], _raw(files[name]))
-            journal = None
-            if len(files) > 1:
-                journal = folder / f".lumina-unit.{secrets.token_hex(8)}.json"
-                tmpj = folder / _temp_name(journal.name)
-                _write_new(tmpj, json.dumps({"files": temps}, sort_keys=True).encode())
-                fault_point("unit-journal")
-                os.replace(tmpj, journal)          # from here on, the unit is committed
-            for name in sorted(temps):
-                fault_point(f"unit-rename:{name}")
-                os.replace(folder / temps[name], folder / name)
-            if journal is not None:
+            fault_point("unit-journal")
+        except BaseException:
+            _finish_unit(folder, pending, temps, commit=False)
+            raise
+        try:
+            with signals_deferred():
+                os.replace(pending, journal)          # from here on, the unit is committed
+                for name in sorted(temps):
+                    fault_point(f"unit-rename:{name}")
+                    os.replace(folder / temps[name], folder / name)
                 fault_point("unit-journal-remove")
                 journal.unlink()
         except BaseException:
-            for tmp in temps.values():
-                with contextlib.suppress(FileNotFoundError):
-                    (folder / tmp).unlink()
+            if journal.exists():                       # committed: finish it, whatever came
+                _finish_unit(folder, journal, temps, commit=True)
+            else:
+                _finish_unit(folder, pending, temps, commit=False)
             raise
 
 
+def _finish_unit(folder: Path, journal: Path, temps: Mapping[str, str], commit: bool) -> None:
+    """Complete a unit (rename each temp that is still there into place) or abandon it
+    (delete its temps); then delete its journal."""
+    for name, tmp in sorted(temps.items()):
+        src = folder / tmp
+        if not src.is_file() or src.is_symlink():
+            continue
+        if commit:
+            os.replace(src, folder / name)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                src.unlink()
+    with contextlib.suppress(FileNotFoundError):
+        journal.unlink()
+
+
 def recover(folder: str | os.PathLike) -> None:
-    """Finish the units a killed run committed in `folder`, then delete its stale temp
-    files. Call with the folder's lock held (`write_unit` does)."""
+    """Finish the units a killed run committed in `folder` and delete the temps of
+    those it had not committed, as their journals say. A file is touched only when a
+    journal of ours names it. Call with the folder's lock held (`write_unit` does)."""
     folder = Path(folder)
     if not folder.is_dir():
         return
     for entry in sorted(os.listdir(folder)):
-        if not _UNIT_JOURNAL.match(entry):
+        m = _UNIT_JOURNAL.match(entry)
+        if not m:
             continue
-        try:
-            temps = json.loads((folder / entry).read_text(encoding="utf-8"))["files"]
-        except (OSError, ValueError, KeyError, TypeError):
-            temps = {}
-        for name, tmp in sorted(temps.items()) if isinstance(temps, dict) else ():
-            if (isinstance(name, str) and isinstance(tmp, str) and "/" not in name + tmp
-                    and (folder / tmp).is_file()):
-                os.replace(folder / tmp, folder / name)
-        (folder / entry).unlink()
-    for entry in sorted(os.listdir(folder)):
-        if _TEMP_FILE.match(entry) and (folder / entry).is_file():
-            with contextlib.suppress(FileNotFoundError):
-                (folder / entry).unlink()
+        data = _journal(folder / entry)
+        files = data.get("files") if data and data.get("lumina") == "unit" else None
+        if not isinstance(files, dict) or not all(
+                isinstance(n, str) and n and "/" not in n and n not in (".", "..") for n in files):
+            continue                                   # not recognisably ours: left alone
+        temps = _unit_temps(m[1], files)
+        if files != temps:
+            continue
+        _finish_unit(folder, folder / entry, temps, commit=m[2] == "json")
 
 
 # ------------------------------------------------------------------ output paths
 
-def _resolve(p: str | os.PathLike) -> Path:
-    return Path(os.path.abspath(Path(p).expanduser())).resolve()
+def _resolve(p: str | os.PathLike, flag: str = "--out") -> Path:
+    try:
+        return Path(os.path.abspath(Path(p).expanduser())).resolve()
+    except (RuntimeError, OSError) as e:    # RuntimeError: "Symlink loop" (Python < 3.13)
+        why = "a symlink loop" if isinstance(e, RuntimeError) or getattr(e, "errno", None) == errno.ELOOP \
+            else (getattr(e, "strerror", None) or str(e))
+        raise OutputError(f"{p}: refusing {flag}: {why}") from None
 
 
 def check_out(out: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = (),
@@ -192,9 +320,9 @@ def check_out(out: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = 
     """The resolved `out`, or `OutputError` when writing there could destroy something:
     it is, contains or sits above a protected folder; it is not a folder; or (when
     `marker` is given) it is a non-empty folder that does not carry the marker."""
-    real = _resolve(out)
+    real = _resolve(out, flag)
     for p in protect:
-        rp = _resolve(p)
+        rp = _resolve(p, "a protected folder")
         if real == rp or real in rp.parents:
             what = "is" if real == rp else "contains"
             raise OutputError(f"{out}: refusing {flag}: it {what} {p} (choose a folder of its own, "
@@ -209,14 +337,13 @@ def check_out(out: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = 
 
 def check_writable_folder(out: str | os.PathLike, flag: str = "--out") -> Path:
     """Create `out` if needed and prove a file can be written there, before any work."""
-    real = _resolve(out)
+    real = _resolve(out, flag)
     if real.exists() and not real.is_dir():
         raise OutputError(f"{out}: refusing {flag}: it is a file, not a folder")
     try:
         real.mkdir(parents=True, exist_ok=True)
-        probe = real / _temp_name("write-probe")
-        _write_new(probe, b"")
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=real):    # O_TMPFILE on Linux: no name, nothing left
+            pass
     except OSError as e:
         raise OutputError(f"{out}: {flag} is not writable: {e.strerror or e}") from None
     return real
@@ -253,20 +380,37 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(a))
 
 
-def _stale(out: Path) -> list[Path]:
-    pat = re.compile(r"^\." + re.escape(out.name) + r"\.(build|old)-[A-Za-z0-9_]+$")
-    return sorted(p for p in out.parent.iterdir() if pat.match(p.name)) if out.parent.is_dir() else []
+def _swap_paths(out: Path, token: str) -> tuple[Path, Path]:
+    return out.parent / f".{out.name}.build-{token}", out.parent / f".{out.name}.old-{token}"
+
+
+def _finish_swap(out: Path, journal: Path, token: str) -> None:
+    """Clean after a swap its journal describes: restore `out` from the old tree if a
+    (non-Linux) two-rename swap died between its renames, delete both temporary trees,
+    then the journal."""
+    build, old = _swap_paths(out, token)
+    if not out.exists() and old.is_dir() and not old.is_symlink() and (old / MARKER).is_file():
+        os.replace(old, out)
+    for p in (build, old):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+    with contextlib.suppress(FileNotFoundError):
+        journal.unlink()
 
 
 def _clean(out: Path) -> None:
-    """Delete what a killed run left beside `out`; restore `out` from an old tree
-    if a (non-Linux) two-rename swap died between its renames."""
-    for p in _stale(out):
-        if (not out.exists() and p.name.startswith(f".{out.name}.old-")
-                and (p / MARKER).is_file()):
-            os.replace(p, out)
+    """Finish what a killed run left beside `out`, as its swap journal says (call
+    with the lock on `out` held). Folders no journal of ours names are never touched."""
+    if not out.parent.is_dir():
+        return
+    for entry in sorted(os.listdir(out.parent)):
+        m = _SWAP_JOURNAL.match(entry)
+        if not m:
             continue
-        shutil.rmtree(p, ignore_errors=True)
+        data = _journal(out.parent / entry)
+        build, old = _swap_paths(out, m[1])
+        if data == {"lumina": "swap", "out": out.name, "build": build.name, "old": old.name}:
+            _finish_swap(out, out.parent / entry, m[1])
 
 
 def replace_tree(files: Mapping[str, bytes], out: str | os.PathLike, *,
@@ -278,32 +422,33 @@ def replace_tree(files: Mapping[str, bytes], out: str | os.PathLike, *,
     with lock(real):
         _clean(real)
         check_out(out, protect=protect)      # again, under the lock
-        tmp = Path(tempfile.mkdtemp(prefix=f".{real.name}.build-", dir=real.parent))
+        token = secrets.token_hex(8)
+        build, old = _swap_paths(real, token)
+        journal = real.parent / f".lumina-swap.{token}.json"
+        _write_new(journal, json.dumps({"lumina": "swap", "out": real.name, "build": build.name,
+                                        "old": old.name}, sort_keys=True).encode())
         try:
-            os.chmod(tmp, DIR_MODE)
+            os.mkdir(build, DIR_MODE)
+            os.chmod(build, DIR_MODE)           # whatever the umask
             for rel in sorted(files):
-                p = tmp / rel
-                p.parent.mkdir(parents=True, exist_ok=True)
+                p = build / rel
+                if not p.parent.is_dir():
+                    p.parent.mkdir(parents=True, exist_ok=True)
                 _write_new(p, files[rel])
-            for d in sorted(p for p in tmp.rglob("*") if p.is_dir()):
-                os.chmod(d, DIR_MODE)           # whatever the umask
+            for d in sorted(p for p in build.rglob("*") if p.is_dir()):
+                os.chmod(d, DIR_MODE)
             fault_point("build")
-            _write_new(tmp / MARKER, MARKER_TEXT.encode())     # last: a complete tree
+            _write_new(build / MARKER, MARKER_TEXT.encode())     # last: a complete tree
             if real.is_dir():
                 fault_point("swap")
-                if not _exchange(tmp, real):
-                    old = real.parent / f".{real.name}.old-{secrets.token_hex(8)}"
+                if not _exchange(build, real):
                     os.replace(real, old)
                     fault_point("swap-second-rename")
-                    os.replace(tmp, real)
-                    tmp = old
+                    os.replace(build, real)
             else:
                 fault_point("rename")
-                os.replace(tmp, real)
-                return real
+                os.replace(build, real)
             fault_point("remove-old")
-            shutil.rmtree(tmp)
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
+        finally:
+            _finish_swap(real, journal, token)
     return real

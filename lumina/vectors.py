@@ -8,7 +8,10 @@ module the site's pages import (`templates/static/engine.js`).
 
 It also carries the site's rules as `lumina.sitedata` defines them: `site` (the #site-data
 object every page embeds), `days` (calendar dates and their daily-pool index) and `stars`
-(moves, par, helped -> stars), which `tests/js/core.test.mjs` replays through core.js.
+(moves, par, helped -> stars), which `tests/js/core.test.mjs` replays through core.js;
+and `descs`: share-link texts with Python's verdict (`lumina.desc.from_desc`: the level
+it reads, or null when it refuses the text), which `tests/js/parity.test.mjs` replays
+through desc.js, so a share link the Python reader refuses is refused in the browser.
 
 For the level editor's measures (`templates/static/measure.js`, replayed by
 `tests/js/measure.test.mjs`): `measures`, per level (seeded random small levels of every
@@ -23,7 +26,6 @@ boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import random
@@ -33,7 +35,7 @@ from typing import Sequence
 import datetime as _dt
 
 from lumina import judge, sitedata
-from lumina.cli import run
+from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
 from lumina.model import BEAM_STEP, GEN4_MEASURES, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
@@ -351,6 +353,88 @@ def rush_vectors() -> list[dict]:
     return out
 
 
+#: Share-link texts at the edges of the rules (docs/RULES-DECISIONS.md 9; RULES.md "Winning"):
+#: each is read or refused by Python, and desc.js must agree.
+EDGE_DESCS = (
+    "6x6-R2-K0221C4112",                 # a plain level
+    "6x6-R2-K0221C4112-m55f",            # mirrors on an exit level
+    "6x6-R2-K0221C4112-w55-m44b",        # walls and mirrors on an exit level
+    "6x6-R2-K0212C4112",                 # a vertical key and a right lantern
+    "6x6-B2-K0221C4112",                 # a horizontal key and a bottom lantern
+    "6x6-R3-K0221C4112",                 # the key's row is not the lantern's
+    "6x6-B1-K3012",                      # the key's column is not the lantern's
+    "6x6-T3-K3012",                      # a vertical key under a top lantern
+    "5x5-R1-K0121-m31f-bE0",             # a beam level with a mirror
+    "5x5-R1-K0121-bE1",                  # the beam off the key's edge
+    "5x5-R1-K0121-bN1",                  # a beam from the key's top edge
+    "6x6-R2-K0221C0221",                 # two blocks in one place
+    "6x6-R2-K0221-w02",                  # a wall under the key
+    "6x6-R2-K0221-m02f-bE0",             # a mirror under the key
+    "6x6-R2-K0221-w5555",                # one wall twice
+    "6x6-R2-K0222",                      # a square key
+    "6x6-R2-K0201",                      # a key 0 cells wide
+    "6x6-R2-C0221",                      # no key
+    "6x6-R2-K0221K3221",                 # two keys
+    "6x6-R6-K0221",                      # the lantern off the boundary
+    "9x6-R2-K0221",                      # a grid wider than 8
+    "3x6-R2-K0221",                      # a grid narrower than 4
+    "6x6-R2-K5221",                      # the key past the right edge
+    "8x8-R0-K0021" + "".join(f"C{x}{y}21" for y in (2, 4, 6) for x in (0, 2, 4, 6)) + "C0321C2321C4321",
+    "8x8-R0-K0021" + "".join(f"C{x}{y}21" for y in (2, 4, 6) for x in (0, 2, 4, 6))
+    + "C0321C2321C4321C6321",            # 17 blocks: one too many
+    " 6x6-R2-K0221C4112\n",             # ASCII whitespace around a pasted link
+    "6x6-R2-K0221C4112\x85",            # NEL: Python's strip() took it, JS's trim() did not
+    "\ufeff6x6-R2-K0221C4112",           # BOM: JS's trim() took it, Python's strip() did not
+    "6x6-R2-K0221C4112\x1f",            # a unit separator: Python's strip() took it
+    "6x6-R2-K0221C4112\u2028",          # a line separator
+    "6x6-R2-K0221C4112\n\n",
+    "\u0666x6-R2-K0221C4112",           # an Arabic-Indic digit
+    "6x6-R2-K0221C4112-",
+    "6x6-R2-K0221C4112-w",
+    "6x6-R2-K0221C4112-b",
+    "",
+)
+DESC_ALPHABET = "0123456789xKCSIRLTBwmbfNESW- "
+
+
+def desc_case(text: str) -> dict:
+    """One share-link text with Python's verdict: the level's JSON, or None (refused)."""
+    try:
+        level = from_desc(text, id="custom").to_json()
+    except LevelError:
+        level = None
+    return {"desc": text, "level": level}
+
+
+def mutations(text: str, rng: random.Random, count: int) -> list[str]:
+    """`count` seeded one-character edits of `text` (replace, delete, insert, swap)."""
+    out = []
+    for _ in range(count):
+        t = list(text)
+        i = rng.randrange(len(t))
+        how = rng.choice(("replace", "delete", "insert", "swap"))
+        if how == "replace":
+            t[i] = rng.choice(DESC_ALPHABET)
+        elif how == "delete":
+            del t[i]
+        elif how == "insert":
+            t.insert(i, rng.choice(DESC_ALPHABET))
+        else:
+            j = rng.randrange(len(t))
+            t[i], t[j] = t[j], t[i]
+        out.append("".join(t))
+    return out
+
+
+def desc_vectors(levels, rng: random.Random, per_level: int = 2) -> list[dict]:
+    """The edge texts, every level's desc, and `per_level` seeded mutations of each."""
+    texts = list(EDGE_DESCS)
+    for lv in levels:
+        texts.append(lv.desc())
+        texts.extend(mutations(lv.desc(), rng, per_level))
+    return [desc_case(t) for t in dict.fromkeys(texts)]
+
+
 def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     rng = random.Random(seed)
     levels = list(TUTORIALS.values())
@@ -369,20 +453,21 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
             "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP},
             "measures": [measure_vector(lv) for lv in sample]
             + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)],
-            "edits": edit_vectors(), "rush": rush_vectors()}
+            "edits": edit_vectors(), "rush": rush_vectors(),
+            "descs": desc_vectors(levels, random.Random(seed))}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m lumina.vectors", description=__doc__.split("\n")[0])
+    ap = ArgumentParser(prog="python -m lumina.vectors", description=__doc__.split("\n")[0])
     ap.add_argument("packs", nargs="*", type=Path)
     ap.add_argument("--out", type=Path, default=Path("tests/js/vectors.json"))
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=7)
     args = ap.parse_args(argv)
     data = build_vectors(args.packs or default_paths(), args.seed)
     atomic_write(args.out, json.dumps(data, separators=(",", ":")) + "\n")
     n = sum(len(c["states"]) for c in data["cases"])
     print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions, "
-          f"{len(data['measures'])} measured levels")
+          f"{len(data['measures'])} measured levels, {len(data['descs'])} share-link texts")
     return 0
 
 

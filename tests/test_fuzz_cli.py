@@ -1,6 +1,10 @@
 """Fuzz test of the CLIs (issue 10): real levels, packs and Rush Hour files, mutated
 by hypothesis, run through solve, verify and publish in-process behind the same
-error boundary as `python -m` (`lumina.cli.guarded`).
+error boundary as `python -m` (`lumina.cli.guarded`). Generation reports and the
+strategy table (issue 20) are mutated too and published beside the fixture packs
+(verification passed, only the page that reads them rendered: the readers and
+their one consumer are what is under test). Share-link descs are fuzzed in the
+browser against the Python reader (tests/browser/test_hostile_input.py).
 
 Whatever the input, a run must end with exit 0, 1 (levels failed) or 2 (bad
 input); exit 2 is exactly one line on stderr under 300 characters; never a
@@ -23,11 +27,14 @@ import os
 import tempfile
 from pathlib import Path
 
+import shutil
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lumina import cli
+from lumina import cli, publish, verify
+from lumina.render import assets, pages
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = int(os.environ.get("LUMINA_FUZZ_EXAMPLES", "60"))
@@ -37,6 +44,9 @@ _PACK = json.loads((ROOT / "packs" / "world-5.json").read_text(encoding="utf-8")
 BASE_PACK = {**{k: v for k, v in _PACK.items() if k != "levels"}, "levels": _PACK["levels"][:3]}
 BASE_LEVEL = json.loads((ROOT / "packs" / "world-2.json").read_text(encoding="utf-8"))["levels"][4]
 BASE_RUSH = "\n".join(RUSH.read_text(encoding="utf-8").splitlines()[:3]) + "\n"
+FIXTURES = ROOT / "tests" / "fixtures" / "packs"
+SIDE_FILES = {"report": "report-world-1.json", "strategies": "strategies.json"}   # read beside the packs
+BASE_SIDE = {k: json.loads((FIXTURES / name).read_text(encoding="utf-8")) for k, name in SIDE_FILES.items()}
 
 MAINS = {name: importlib.import_module(f"lumina.{name}").main for name in ("solve", "verify", "publish")}
 
@@ -125,6 +135,8 @@ def mutated_bytes(draw, raw: bytes):
 
 
 def base_bytes(kind: str) -> bytes:
+    if kind in SIDE_FILES:
+        return json.dumps(BASE_SIDE[kind]).encode()
     if kind == "pack":
         return json.dumps(BASE_PACK).encode()
     if kind == "level":
@@ -134,7 +146,7 @@ def base_bytes(kind: str) -> bytes:
 
 @st.composite
 def case(draw):
-    kind = draw(st.sampled_from(["pack", "level", "rush", "argv"]))
+    kind = draw(st.sampled_from(["pack", "level", "rush", "argv", "report", "strategies"]))
     if kind == "argv":
         source = draw(st.one_of(nasty_text, st.sampled_from(
             ["6x5-R2-K0221C3112", "....B.....B.AA..B...................", "6x6-R2-K0221C4112-w55"])))
@@ -143,9 +155,12 @@ def case(draw):
         return kind, None, ["solve", source, *flags]
     raw = base_bytes(kind)
     if kind != "rush" and draw(st.booleans()):
-        data = draw(mutated_json(BASE_PACK if kind == "pack" else BASE_LEVEL))
+        data = draw(mutated_json(BASE_SIDE[kind] if kind in SIDE_FILES else
+                                 BASE_PACK if kind == "pack" else BASE_LEVEL))
     else:
         data = draw(mutated_bytes(raw))
+    if kind in SIDE_FILES:
+        return kind, data, ["publish"]
     if kind == "rush":
         return kind, data, ["solve", "--rush", "{file}"]
     command = draw(st.sampled_from(["solve", "verify", "publish"] if kind == "pack" else ["solve", "verify"]))
@@ -174,11 +189,19 @@ def project_snapshot():
 @given(case())
 def test_fuzz_cli_one_line_no_traceback_no_stray_writes(project_snapshot, c):
     kind, data, argv = c
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, pytest.MonkeyPatch.context() as mp:
         tmp = Path(tmp)
         packs = tmp / "packs"
-        packs.mkdir()
-        name = "world-5.json" if kind == "pack" else ("boards.txt" if kind == "rush" else "level.json")
+        if kind in SIDE_FILES:             # the fixture packs, one side file mutated
+            shutil.copytree(FIXTURES, packs, ignore=shutil.ignore_patterns("*.py"))
+            name = SIDE_FILES[kind]
+            mp.setattr(publish, "_verify", lambda read, campaign: verify.VerifyReport(
+                ok=True, lines=[], packs=[], gates={}))
+            mp.setattr(pages, "BUILDERS", (pages.making,))
+            mp.setattr(assets, "static_files", lambda templates: [])
+        else:
+            packs.mkdir()
+            name = "world-5.json" if kind == "pack" else ("boards.txt" if kind == "rush" else "level.json")
         if data is not None:
             (packs / name).write_bytes(data)
         out = tmp / "site-out"
@@ -194,7 +217,7 @@ def test_fuzz_cli_one_line_no_traceback_no_stray_writes(project_snapshot, c):
         assert code in (0, 1, 2), (code, argv, err[-1000:])
         assert "Traceback" not in err and "internal error" not in err, (argv, err[-2000:])
         if code == 2:
-            lines = [ln for ln in err.splitlines() if not ln.startswith("publish: verifying")]
+            lines = [ln for ln in err.splitlines() if not ln.startswith("publish: verif")]
             assert len(lines) == 1, (argv, err[-2000:])
             assert len(lines[0]) < 300 and lines[0].isprintable(), lines[0][:400]
         assert snapshot(tmp, skip=out) == before, f"{argv} changed files outside {out}"

@@ -397,20 +397,31 @@ def test_kill_between_publish_renames_strace(tmp_path):
 
 
 def test_stale_temp_cleanup(tmp_path, monkeypatch):
+    """What a killed run left (named by its journals) is cleaned by the next run;
+    look-alike names that no journal of ours names are someone else's and stay
+    (issue 20: tests/test_hardening_round2.py has the user's-files classes)."""
     _passing_verify(monkeypatch)
     packs = _fixture_packs(tmp_path)
-    (tmp_path / ".site.build-abc123").mkdir()
-    (tmp_path / ".site.build-abc123" / "index.html").write_text("half")
-    (tmp_path / ".site.old-def456").mkdir()
-    (packs / ".world-1.json.k2j4h5g6.tmp").write_text("half a pack")
-    (packs / ".report-world-1.json.0123456789abcdef.tmp").write_text("half a report")
-    keep = packs / "notes.tmp"
-    keep.write_text("not ours")
+    token = "0123456789abcdef"
+    (tmp_path / f".site.build-{token}").mkdir()
+    (tmp_path / f".site.build-{token}" / "index.html").write_text("half")
+    (tmp_path / f".site.old-{token}").mkdir()
+    (tmp_path / f".lumina-swap.{token}.json").write_text(json.dumps(
+        {"lumina": "swap", "out": "site", "build": f".site.build-{token}", "old": f".site.old-{token}"}))
+    (packs / f".world-1.json.{token}.tmp").write_text("half a pack")
+    (packs / f".report-world-1.json.{token}.tmp").write_text("half a report")
+    (packs / f".lumina-unit.{token}.pending").write_text(json.dumps(
+        {"lumina": "unit", "files": {"report-world-1.json": f".report-world-1.json.{token}.tmp",
+                                     "world-1.json": f".world-1.json.{token}.tmp"}}))
+    keep = [packs / "notes.tmp", packs / ".world-1.json.k2j4h5g6.tmp", tmp_path / ".site.old-def456"]
+    for k in keep[:2]:
+        k.write_text("not ours")
+    keep[2].mkdir()
     assert publish.publish(packs, tmp_path / "site") == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["packs", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.old-def456", "packs", "site"]
     write_pack_and_report(packs, "world-9", {"pack": "world-9"}, [], {"seed": 1})
-    assert sorted(p.name for p in packs.glob(".*")) == []
-    assert keep.exists()
+    assert sorted(p.name for p in packs.glob(".*")) == [".world-1.json.k2j4h5g6.tmp"]
+    assert all(k.exists() for k in keep)
 
 
 def test_kill_inside_generate_write_keeps_pack_and_report_together(tmp_path):

@@ -17,9 +17,9 @@ import pytest
 from lumina import publish, sitedata
 from lumina.bench.site import bench_site
 from lumina.model import Level
-from lumina.packfile import read_pack
+from lumina.packfile import pack_files, read_pack
 from lumina.render import assets, charts, pages, site, thumbs, words
-from lumina.verify import VerifyReport
+from lumina.verify import VerifyReport, verify_paths
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "packs"
 LIMIT = 60 * 1000  # "a level page with its scripts weighs under 60 KB before images"
@@ -32,7 +32,7 @@ REAL_PACKS = Path(__file__).resolve().parents[1] / "packs"
 def report() -> VerifyReport:
     """The real verifier's report on the fixtures. Every fixture level passes the level
     checks; the packs are too small for the campaign-shape checks (30 levels a world)."""
-    rep = publish._verify(site.pack_paths(FIXTURES))
+    rep = verify_paths(pack_files([FIXTURES]))
     level_failures = [f for p in rep.packs for f in p["failures"] if not f["level"].endswith(".json")]
     assert not level_failures, level_failures
     return rep
@@ -188,8 +188,8 @@ def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
 def test_verification_is_called_on_every_pack_before_building(tmp_path, monkeypatch):
     seen = []
 
-    def fake(paths, campaign):
-        seen.append([p.name for p in paths])
+    def fake(packs, campaign):
+        seen.append([p.path.name for p in packs])
         assert not (tmp_path / "site").exists()          # nothing built yet
         return _passing()
     monkeypatch.setattr(publish, "_verify", fake)

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from lumina.cli import UsageError, int_in
+from lumina.executor import MAX_WORKERS
 from lumina.gen.packs import dailies_pack_name, dailies_plan, generate_packs
 from lumina.worlds import DAILY_POOL, WORLDS
 
@@ -29,7 +30,7 @@ except ImportError:
 
 def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--pool", type=int_in(1, 100_000), default=DAILY_POOL, help="daily pool size")
-    ap.add_argument("--workers", type=int_in(1, 64), default=2,
+    ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=2,
                     help="pool processes, and cluster workers (one thread each)")
     ap.add_argument("--packs", type=Path, default=Path("packs"),
                     help="where the world packs are (a pool is judged against them)")

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from lumina.bench import median
-from lumina.cli import UsageError
+from lumina.cli import UsageError, int_in
 from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, exact_sweep, measure
 from lumina.packfile import read_pack
 from lumina.render.site import ROOT
@@ -51,7 +51,7 @@ for (const lv of levels) {
 
 def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--packs", type=Path, default=None, help="folder of packs (default: the repository's packs/)")
-    ap.add_argument("--runs", type=int, default=5, help="timed runs per level (default 5)")
+    ap.add_argument("--runs", type=int_in(1, 1000), default=5, help="timed runs per level (1..1000, default 5)")
 
 
 def run(args: argparse.Namespace) -> int:

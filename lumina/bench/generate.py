@@ -16,12 +16,14 @@ import time
 from pathlib import Path
 
 from lumina.cli import int_in
+from lumina.executor import MAX_WORKERS
 from lumina.gen.packs import all_plans, generate_packs, jobs_of
 from lumina.worlds import WORLDS
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--workers", type=int_in(1, 64), default=2)
+    ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=2,
+                    help=f"local pool processes (1..{MAX_WORKERS})")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from lumina.cli import UsageError
+from lumina.cli import int_in
 from lumina.engine import backward_sweep, crystal, exact_sweep, goal_sweep
 from lumina.gen.layouts import solved_layout
 from lumina.model import Level
@@ -22,13 +22,11 @@ SWEEP_BUCKETS = ("w1-b5", "w2-b5", "w3-b5", "w4-b4", "w4-b5", "w5-b4")
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--layouts", type=int, default=20, help="layouts per bucket")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--layouts", type=int_in(1, 100_000), default=20, help="layouts per bucket")
+    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=1)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.layouts < 1:
-        raise UsageError("--layouts must be positive")
     return bench_sweep(args.layouts, args.seed)
 
 

@@ -1,22 +1,24 @@
-"""Everything the site shows, read from a packs folder once: `gather(packs_dir, verify)`.
+"""Everything the site shows, read from a packs folder once: `gather(packs_dir, verify, packs)`.
 
 Levels are the `Level` objects `lumina.packfile.read_pack` returns (validated and
-canonical); the renderer reads their fields directly and never round-trips them
-through dicts. Reports and the strategy table are read with their fixed schemas
-(the generator's reports, the strategy table's rows, columns `judge.CLASSES` and
-`judge.FILTERS`); a missing field is a
-`SiteError` naming the file and field, never a silently empty cell.
+canonical), or exactly the `Pack` objects the caller verified (`publish` passes the
+packs it read once and verified, so what is rendered is what was verified); the
+renderer reads their fields directly and never round-trips them through dicts. Each
+level must be playable (`lumina.playable`). Reports and the strategy table are read
+by `lumina.packfile` with their strict schemas (`REPORT`, `strategies_schema` over
+`judge.CLASSES` and `judge.FILTERS`); a missing or mistyped field is one error
+naming the file and field, never a silently empty cell.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+from lumina import playable
 from lumina.judge import CLASSES, FILTERS
-from lumina.model import Level
-from lumina.packfile import read_pack
+from lumina.model import Level, LevelError
+from lumina.packfile import Pack, pack_files, read_pack, read_report, read_strategies
 from lumina.verify import VerifyReport
 from lumina.worlds import CAMPAIGN, Campaign
 
@@ -59,68 +61,32 @@ def level_num(level: Level) -> int:
     return int(level.id.rsplit("-", 1)[1])
 
 
-def load_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SiteError(f"{path}: cannot read: {e.strerror or e}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise SiteError(f"{path}: not valid JSON: {e}") from None
-
-
-def pack_paths(packs_dir: Path) -> list[Path]:
-    """The pack files of a packs folder: world-*.json and dailies.json, sorted."""
-    return sorted(packs_dir.glob("world-*.json")) + sorted(packs_dir.glob("dailies.json"))
-
-
 def _check_levels(path: Path, levels: tuple[Level, ...], ident) -> None:
     for i, lv in enumerate(levels):
-        for f in ("optimal", "solution", "analysis"):
-            if getattr(lv, f) is None:
-                raise SiteError(f"{path}: level {lv.id}: {f}: missing (publish needs solved, measured levels)")
+        try:
+            playable.check(lv)
+        except LevelError as e:
+            raise SiteError(f"{path}: {e}") from None
         if lv.id != ident(i):
             raise SiteError(f"{path}: level {lv.id}: id: expected {ident(i)} at this position")
 
 
-def _check_report(path: Path, rep: Any) -> dict[str, Any]:
-    if not isinstance(rep, dict) or not isinstance(rep.get("buckets"), list):
-        raise SiteError(f"{path}: buckets: a report is an object with a list of buckets")
-    for i, b in enumerate(rep["buckets"]):
-        if not isinstance(b, dict):
-            raise SiteError(f"{path}: buckets[{i}]: must be an object")
-        for f, kind in (("bucket", str), ("size", str), ("band", list), ("candidates", int),
-                        ("accepted", int), ("rejections", dict)):
-            if not isinstance(b.get(f), kind):
-                raise SiteError(f"{path}: buckets[{i}].{f}: missing or not a {kind.__name__}")
-    return rep
-
-
-def _check_strategies(path: Path, doc: Any) -> dict[str, Any]:
-    if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list):
-        raise SiteError(f"{path}: rows: the strategy table is an object with a list of rows")
-    for i, r in enumerate(doc["rows"]):
-        for f in ("strategy", "bucket", "candidates", "survivors", *CLASSES, "filtered", "label_vs_real"):
-            if not isinstance(r, dict) or f not in r:
-                raise SiteError(f"{path}: rows[{i}].{f}: missing")
-        for f in FILTERS:
-            if f not in r["filtered"]:
-                raise SiteError(f"{path}: rows[{i}].filtered.{f}: missing")
-    return doc
-
-
 def gather(packs_dir: Path, verify: VerifyReport | None = None,
-           campaign: Campaign = CAMPAIGN) -> SiteInput:
-    """Read everything the site shows from `packs_dir`, for `campaign` (its gates and
-    daily pool). Raises SiteError (or the packfile's PackError) naming the file and
-    field on bad input."""
+           campaign: Campaign = CAMPAIGN, packs: Sequence[Pack] | None = None) -> SiteInput:
+    """Everything the site shows, for `campaign` (its gates and daily pool): `packs`
+    (read from `packs_dir` when not given: publish passes the packs it verified) and
+    the reports and strategy table in `packs_dir`. Raises SiteError (or the
+    packfile's PackError) naming the file and field on bad input."""
     packs_dir = Path(packs_dir)
     if not packs_dir.is_dir():
         raise SiteError(f"{packs_dir}: not a folder of packs")
+    if packs is None:
+        packs = [read_pack(p) for p in pack_files([packs_dir])]
     worlds: list[World] = []
     dailies: tuple[Level, ...] = ()
     daily_generator = ""
-    for path in pack_paths(packs_dir):
-        pack = read_pack(path)
+    for pack in packs:
+        path = pack.path
         if path.name == "dailies.json":
             _check_levels(path, pack.levels, lambda i: f"d-{i + 1:03d}")
             if len(pack.levels) != campaign.daily_pool:
@@ -148,9 +114,10 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     nums = [w.number for w in worlds]
     if len(set(nums)) != len(nums):
         raise SiteError(f"{packs_dir}: world: two packs claim the same world number")
-    reports = tuple(_check_report(p, load_json(p)) for p in sorted(packs_dir.glob("report-*.json")))
+    reports = tuple(read_report(p) for p in sorted(packs_dir.glob("report-*.json")))
     strat_path = packs_dir / "strategies.json"
-    strategies = _check_strategies(strat_path, load_json(strat_path)) if strat_path.exists() else None
+    strategies = (read_strategies(strat_path, CLASSES, FILTERS)
+                  if strat_path.exists() or strat_path.is_symlink() else None)
     return SiteInput(worlds=tuple(worlds), dailies=dailies, reports=reports, strategies=strategies,
                      verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}),
                      campaign=campaign, daily_generator=daily_generator)

@@ -8,7 +8,8 @@
     assets          scripts and styles minified by rjsmin / rcssmin, play.css, the icon
     offline         the app icons, the web manifest and last the service worker, whose
                     version is the hash of every other file (a republish replaces its cache)
-    writer.Writer   every output in memory; commit() swaps the folder in at once
+    writer.Writer   every output in memory
+    safeio          the one site writer: replace_tree swaps the new folder in at once
 
 Determinism: packs and levels are iterated in sorted order, there are no timestamps
 anywhere, thumbnails are palette PNGs without metadata, and JSON is dumped with sorted
@@ -24,17 +25,18 @@ from pathlib import Path
 
 import jinja2
 
+from lumina import safeio
 from lumina.verify import VerifyReport
 from lumina.worlds import CAMPAIGN, Campaign
 
 from . import assets, offline, pages
-from .inputs import SiteInput, gather, pack_paths
+from .inputs import SiteInput, gather
 from .writer import SiteError, Writer
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 
-__all__ = ["SiteError", "Writer", "gather", "pack_paths", "render", "build", "page_weight",
+__all__ = ["SiteError", "Writer", "gather", "render", "build", "page_weight",
            "level_pages", "tree_hash", "TEMPLATES"]
 
 
@@ -66,10 +68,12 @@ def render(data: SiteInput, templates: Path = TEMPLATES) -> Writer:
 
 def build(packs_dir: Path | str, out_dir: Path | str, *, verify: VerifyReport | None = None,
           templates: Path = TEMPLATES, campaign: Campaign = CAMPAIGN) -> Writer:
-    """Gather, render and write the site. Nothing in `out_dir` changes unless every
-    output rendered. Returns the writer (its `files` are what was written)."""
+    """Gather, render and write the site through the one site writer
+    (`safeio.replace_tree`: `out_dir` must be empty, new, or an earlier build). Nothing
+    in `out_dir` changes unless every output rendered. Returns the writer (its `files`
+    are what was written)."""
     writer = render(gather(Path(packs_dir), verify, campaign), Path(templates))
-    writer.commit(Path(out_dir))
+    safeio.replace_tree(writer.files, Path(out_dir))
     return writer
 
 

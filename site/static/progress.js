@@ -1,6 +1,6 @@
 export const KEY="lumina.progress.v1";let memory=null;function storage(){try{return globalThis.localStorage||null;}catch{return null;}}
 const clean=(e)=>{const s=e&&Number.isInteger(e.stars)?Math.min(3,Math.max(0,e.stars)):0;const best=e&&Number.isInteger(e.best)&&e.best>0?e.best:null;return s||best?{stars:s,best}:null;};export function loadProgress(){let raw=memory;try{const st=storage();if(st)raw=st.getItem(KEY);}catch{}
-const out={levels:{},days:[]};try{const data=raw?JSON.parse(raw):null;const lv=data&&typeof data.levels==="object"&&!Array.isArray(data.levels)?data.levels:{};for(const id of Object.keys(lv)){const e=clean(lv[id]);if(e)out.levels[id]=e;}
+const out={levels:Object.create(null),days:[]};try{const data=raw?JSON.parse(raw):null;const lv=data&&typeof data.levels==="object"&&!Array.isArray(data.levels)?data.levels:{};for(const id of Object.keys(lv)){const e=clean(lv[id]);if(e)out.levels[id]=e;}
 if(data&&Array.isArray(data.days))out.days=[...new Set(data.days.filter(Number.isInteger))].sort((a,b)=>a-b);}catch{}
 return out;}
 function save(p){memory=JSON.stringify(p);try{const st=storage();if(st)st.setItem(KEY,memory);}catch{}}

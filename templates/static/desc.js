@@ -1,6 +1,7 @@
 // Lumina share-link text (lumina/desc.py's twin): {w}x{h}-{side}{index}-{blocks}[-w..][-m..][-b..],
 // and `validate`, the one JS check of a level: lumina.model's rules and one-line messages.
-// Only the share page and the editor need it, so it is not part of engine.js.
+// Only the share page and the editor need it, so it is not part of engine.js. Both readers
+// refuse the same texts: the parity vectors' "descs" and a browser fuzz test hold them to it.
 import { KL, SL } from "./engine.js";
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -124,11 +125,13 @@ export function encodeDesc(lv) {
   return s;
 }
 
+// around a pasted link: ASCII whitespace only, as in Python (String.trim takes more, and less)
+const SPACE = /^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g;
 const DESC = /^(\d)x(\d)-([LRTB])(\d)-((?:[KCSIR]\d{4})+)(?:-w((?:\d\d)+))?(?:-m((?:\d\d[fb])+))?(?:-b([NESW])(\d))?$/;
 
 /** Parse share-link text into a validated level object; throws a clear Error. */
 export function decodeDesc(text, id = "custom") {
-  const m = DESC.exec(String(text).trim());
+  const m = DESC.exec(String(text).replace(SPACE, ""));
   if (!m) throw new Error(`desc: cannot read ${JSON.stringify(String(text))} (expected e.g. 6x5-R2-K0221I2113)`);
   const d = (s, i) => +s[i];
   const lv = { id, width: +m[1], height: +m[2], exit: { side: LS[m[3]], index: +m[4]} };

@@ -127,6 +127,7 @@ export function linkError(e) {
   if (/^desc:/.test(m)) return "This link doesn't hold a puzzle we can read. It may have been cut short when it was copied: ask for the whole link.";
   if (/overlaps/.test(m)) return "This link's puzzle has two pieces in the same place, so it can't be played.";
   if (/can never (reach|cover)|off the key/.test(m)) return "This link's puzzle has a light key that can never reach its lantern, so it can't be played.";
+  if (/mirrors belong/.test(m)) return "This link's puzzle has mirrors but no beam of light, so it can't be played.";
   if (/key/.test(m)) return "This link's puzzle has no light key (or more than one), so it can't be played.";
   if (/square/.test(m)) return "This link's puzzle has a square block, which could slide either way, so it can't be played.";
   return "This link's puzzle doesn't fit on a Lumina board, so it can't be played.";
@@ -147,6 +148,8 @@ async function play() {
   // par by breadth-first search, in the worker: a huge crafted board can never freeze the page
   const sol = await solveAsync(lv, startState(compile(lv)));
   if (sol.outcome === "unsolvable") { fail("This puzzle has no solution: the light can never reach the lantern."); return; }
+  // lumina.playable: a level solved at its start has nothing to play
+  if (sol.outcome === "solved" && sol.left === 0) { fail("This puzzle is already solved at its start: there is nothing to play."); return; }
   if (sol.outcome === "solved") {
     lv.optimal = sol.left; lv.solution = sol.moves;
   } else if (meta) meta.textContent = "This board is too large to work out par here; play it for fun.";

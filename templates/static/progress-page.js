@@ -6,9 +6,12 @@ import { loadProgress } from "./progress.js";
 import { $, json, worldName } from "./common.js";
 import { setupPage as playLog } from "./playlog.js";
 
+const LEVEL_ID = /^(?:w\d+-\d+|d-\d+)$/;   // the rows link to campaign and daily pages
+
 function bestTable() {
   const p = loadProgress(), pars = json("progress-data", { pars: {} }).pars;
-  const ids = Object.keys(p.levels).filter((id) => id in pars && p.levels[id].stars).sort();
+  // own properties only: a stored id such as "constructor" is no level of this site
+  const ids = Object.keys(p.levels).filter((id) => Object.hasOwn(pars, id) && LEVEL_ID.test(id) && p.levels[id].stars).sort();
   const table = $("[data-best-table]");
   $("[data-best-empty]").hidden = ids.length > 0;
   table.hidden = ids.length === 0;

@@ -2,7 +2,9 @@
 // shape {"levels": {"w1-03": {"stars": 3, "best": 7}}, "days": [20425, ...]}. "best" is the
 // fewest moves of a win without help; "days" the local day numbers (core.dayNumber) on
 // which the day's daily was won (the streak). Reading never throws: missing, corrupt or
-// unavailable storage reads as empty progress. Gates come from #site-data, not from here.
+// unavailable storage reads as empty progress. `levels` is a null-prototype object, so a
+// stored id that names an Object.prototype member ("constructor", "__proto__") is just an
+// id, and p.levels[id] is only ever a stored entry. Gates come from #site-data, not from here.
 
 export const KEY = "lumina.progress.v1";
 let memory = null;   // used when storage is unavailable (private mode, file:// quirks)
@@ -21,11 +23,11 @@ const clean = (e) => {
 export function loadProgress() {
   let raw = memory;
   try { const st = storage(); if (st) raw = st.getItem(KEY); } catch { /* unavailable: memory */ }
-  const out = { levels: {}, days: [] };
+  const out = { levels: Object.create(null), days: [] };
   try {
     const data = raw ? JSON.parse(raw) : null;
     const lv = data && typeof data.levels === "object" && !Array.isArray(data.levels) ? data.levels : {};
-    for (const id of Object.keys(lv)) { const e = clean(lv[id]); if (e) out.levels[id] = e; }
+    for (const id of Object.keys(lv)) { const e = clean(lv[id]); if (e) out.levels[id] = e; }   // own keys only
     if (data && Array.isArray(data.days)) out.days = [...new Set(data.days.filter(Number.isInteger))].sort((a, b) => a - b);
   } catch { /* corrupt: start empty */ }
   return out;

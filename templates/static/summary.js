@@ -13,7 +13,7 @@ export function summary(progress, worlds, pars, today) {
     for (const [id, e] of Object.entries(progress.levels)) {
       if (!id.startsWith(`w${w.n}-`)) continue;
       stars += e.stars; if (e.stars > 0) solved++;
-      if (e.best != null && pars[id] != null && e.best <= pars[id]) atPar++;
+      if (e.best != null && Object.hasOwn(pars, id) && pars[id] != null && e.best <= pars[id]) atPar++;
     }
     return { n: w.n, stars, solved, levels: w.levels, atPar };
   });

@@ -77,11 +77,12 @@ def packs_dir() -> Path:
 @pytest.fixture(scope="session")
 def site_root(tmp_path_factory, packs_dir) -> Path:
     """The built site, at <serve root>/sub/lumina."""
-    from lumina import publish
+    from lumina.packfile import pack_files
     from lumina.render import site
+    from lumina.verify import verify_paths
     serve = tmp_path_factory.mktemp("serve")
     out = serve / SUBPATH
-    report = publish._verify(site.pack_paths(packs_dir))
+    report = verify_paths(pack_files([packs_dir]))
     site.build(packs_dir, out, verify=report)
     return out
 

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import * as E from "../../templates/static/engine.js";
+import { decodeDesc } from "../../templates/static/desc.js";
 import { stateFromPython } from "./python-state.mjs";
 
 const here = new URL(".", import.meta.url);
@@ -40,11 +41,37 @@ function checkCases(data) {
   return states;
 }
 
+// Share links: desc.js reads exactly the texts lumina.desc.from_desc reads, into the same
+// level, and refuses the rest (vectors "descs": {desc, level | null}).
+function checkDescs(data) {
+  assert.ok(Array.isArray(data.descs) && data.descs.length > 0, "vectors need share-link texts (descs)");
+  for (const c of data.descs) {
+    let got = null, err = null;
+    try { got = decodeDesc(c.desc, "custom"); } catch (e) { err = e; }
+    const what = JSON.stringify(c.desc);
+    if (c.level === null) assert.ok(err, `${what}: Python refuses it, desc.js reads it`);
+    else {
+      assert.ok(!err, `${what}: Python reads it, desc.js refuses it (${err && err.message})`);
+      assert.deepEqual(got, c.level, `${what}: desc.js reads another level`);
+    }
+  }
+  return data.descs.length;
+}
+
 test("parity with Python: tests/js/vectors.json", () => {
   assert.ok(existsSync(VECTORS), "tests/js/vectors.json is missing: it is produced by the Python engine "
     + "(the lead's vector emitter) before the JS tests run; generate it, then rerun node --test tests/js/");
-  const n = checkCases(JSON.parse(readFileSync(VECTORS, "utf8")));
+  const data = JSON.parse(readFileSync(VECTORS, "utf8"));
+  const n = checkCases(data);
   assert.ok(n > 0, "vectors.json holds no states");
+  checkDescs(data);
+});
+
+test("the desc parity checker catches a disagreement both ways", () => {
+  const level = decodeDesc("6x6-R2-K0221C4112", "custom");
+  assert.throws(() => checkDescs({ descs: [{ desc: "6x6-R2-K0221C4112", level: null }] }), /desc.js reads it/);
+  assert.throws(() => checkDescs({ descs: [{ desc: "6x6-R2-K0222", level }] }), /desc.js refuses it/);
+  assert.throws(() => checkDescs({ descs: [{ desc: "6x6-R2-K0221C4012", level }] }), /another level/);
 });
 
 test("the parity checker on the hand-checked sample vectors", () => {

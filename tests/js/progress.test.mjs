@@ -11,19 +11,21 @@ class MockStorage {
   removeItem(k) { this.items.delete(k); }
 }
 beforeEach(() => { globalThis.localStorage = new MockStorage(); });
+// loadProgress's levels is a null-prototype object; compare its own entries
+const plain = (p) => ({ ...p, levels: { ...p.levels } });
 
 test("missing storage entry reads as empty progress", () => {
-  assert.deepEqual(P.loadProgress(), { levels: {}, days: [] });
+  assert.deepEqual(plain(P.loadProgress()), { levels: {}, days: [] });
   assert.equal(P.starsFor("w1-01"), 0);
 });
 
 test("corrupt JSON and wrong shapes read as empty, never throw", () => {
   for (const raw of ["{not json", "null", "[]", '{"levels": []}', '{"levels": 5}', '"x"', '{"levels": {"w1-01": "x"}}']) {
     localStorage.setItem(P.KEY, raw);
-    assert.deepEqual(P.loadProgress(), { levels: {}, days: [] }, raw);
+    assert.deepEqual(plain(P.loadProgress()), { levels: {}, days: [] }, raw);
   }
   localStorage.setItem(P.KEY, '{"levels": {"w1-01": {"stars": 9, "best": 4}, "w1-02": {"stars": "3"}}, "days": [5, "x", 3, 5]}');
-  assert.deepEqual(P.loadProgress(), { levels: { "w1-01": { stars: 3, best: 4 } }, days: [3, 5] });
+  assert.deepEqual(plain(P.loadProgress()), { levels: { "w1-01": { stars: 3, best: 4 } }, days: [3, 5] });
 });
 
 test("storage that throws (blocked, private mode) still works in memory", () => {
@@ -85,4 +87,21 @@ test("summary: stars, solved and best-at-par per world, dailies and streak", () 
   const s = summary(P.loadProgress(), [{ n: 1, levels: 30 }, { n: 2, levels: 30 }], { "w1-01": 2, "w1-02": 4, "w2-05": 5 }, 50);
   assert.deepEqual(s.worlds, [{ n: 1, stars: 5, solved: 2, levels: 30, atPar: 1 }, { n: 2, stars: 2, solved: 1, levels: 30, atPar: 0 }]);
   assert.equal(s.stars, 7); assert.equal(s.solved, 3); assert.equal(s.dailies, 1); assert.equal(s.streak, 1);
+});
+
+test("a stored id named like an Object.prototype member is just an id (issue 20, class 19)", () => {
+  const names = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
+  const levels = Object.fromEntries(names.map((n) => [n, { stars: 3, best: 2 }]));
+  localStorage.setItem(P.KEY, JSON.stringify({ levels: { ...levels, "w1-01": { stars: 2, best: 5 } } }));
+  const p = P.loadProgress();
+  assert.deepEqual(Object.keys(p.levels).sort(), [...names, "w1-01"].sort());
+  assert.equal(Object.getPrototypeOf(p.levels), null);
+  assert.equal(p.levels.stars, undefined, "no entry became the levels' prototype");
+  assert.equal(P.starsFor("w1-02"), 0);
+  assert.equal(P.totalStars(p, "w"), 2);
+  assert.deepEqual(P.recordResult("w1-02", { stars: 3, moves: 4 }), { stars: 3, best: 4 });
+  assert.equal(P.loadProgress().levels.constructor.stars, 3);
+  const s = summary(p, [{ n: 1, levels: 30 }], { "w1-01": 5 }, 50);
+  assert.equal(s.worlds[0].stars, 2);
+  assert.equal(s.worlds[0].atPar, 1);
 });
