@@ -2,10 +2,10 @@
 
 The page is static; everything it knows comes from here as data, defined once in Python:
 the grid sizes the reader allows (`lumina.model.MIN_GRID`..`MAX_GRID`), the tools and their
-keys, and the verdicts' budget in states (`lumina.engine.DEFAULT_STATE_CAP`, the solver's
-default cap, so "exhausted" in the editor means what it means to `python -m lumina.solve`)
-with the caps of `lumina.engine.measure`, embedded as `#editor-data`. Its scripts (`static/editor*.js`, `measure.js`) load only here:
-no level page downloads them.
+keys, and the verdicts' limits (`#editor-data`): the budget in states is
+`lumina.engine.DEFAULT_STATE_CAP`, the solver's default cap, so "exhausted" in the editor
+means what it means to `python -m lumina.solve`, and the plan caps are `lumina.engine.measure`'s.
+Its scripts (`static/editor*.js`, `measure.js`) load only here: no level page downloads them.
 """
 from __future__ import annotations
 
