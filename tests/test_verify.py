@@ -281,6 +281,15 @@ def test_too_many_plans_is_caught(tmp_path, monkeypatch):
     assert "  FAIL d-001: 11 plans (at most 1)" in report.lines
 
 
+def test_chain_under_the_floor_is_caught(tmp_path, monkeypatch):
+    from lumina import judge as j
+    monkeypatch.setattr(j, "MIN_CHAIN_SHARE", 0.7)
+    monkeypatch.setattr(j, "MIN_CHAIN_SHARE_FROM", 6)
+    report = verify_paths([write(tmp_path, fixture_levels())])
+    # d-001: chain 4 of par 6 (0.67); d-004: 5 of 6 and the others keep 0.75 or more
+    assert fails(report) == ["  FAIL d-001: chain 4 of par 6 is under 0.70 of par (from par 6)"]
+
+
 def test_dropped_win_field_is_caught(tmp_path):
     beam = from_grid(["...\\",
                       "....",
