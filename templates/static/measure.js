@@ -779,8 +779,10 @@ export function crystalPar(level, cap) {
  * arrangement reachable from the level's by crystal slides, each with the fresh twist state
  * (sand unspent, rime frozen unless the key touches it), filed by its exact real par.
  * {complete, positions, states, deepest (over binding starts on twist boards, as the level's
- * `deepest`), deepest_any, deepest_binding, binding, start: block positions [[x, y], ...] of
- * the first deepest start met (null when none)}.
+ * `deepest`), deepest_any, deepest_binding, binding, deepest_margin (the best twist margin among
+ * the binding starts at deepest_binding), solvable, histogram ({par: starts}, par >= 1),
+ * binding_by_par ({par: binding starts}: exact_sweep's binding_only harvest), start: block
+ * positions [[x, y], ...] of the first deepest start met (null when none)}.
  */
 export function deepestStart(level, cap, measured = null) {
   const twist = hasTwist(level), flat = crystalLevel(level), fc = compileCore(flat);
@@ -798,14 +800,22 @@ export function deepestStart(level, cap, measured = null) {
     if (rg.capped) return { complete: false, positions: npos, states: rg.n, deepest: null, start: null };
     rdist = distToGoal(rg, false);
   }
-  let deepest = 0, binding = 0, deepestBinding = 0, at = -1, atBinding = -1;
+  let deepest = 0, binding = 0, deepestBinding = 0, margin = 0, solvable = 0, at = -1, atBinding = -1;
+  const histogram = {}, bindingByPar = {};
   for (let i = 0; i < npos; i++) {
     const cpar = cdist[i];
     // the real graph was seeded with the starts in this order, so start i is state i there
     const par = twist ? rdist[i] : cpar;
     if (par < 0) continue;
+    solvable++;
     if (par > deepest) { deepest = par; at = i; }
-    if (par > cpar) { binding++; if (par > deepestBinding) { deepestBinding = par; atBinding = i; } }
+    if (par > cpar) {
+      binding++;
+      if (par > deepestBinding) { deepestBinding = par; atBinding = i; margin = par - cpar; }
+      else if (par === deepestBinding && par - cpar > margin) margin = par - cpar;
+      if (par >= 1) bindingByPar[par] = (bindingByPar[par] || 0) + 1;
+    }
+    if (par >= 1) histogram[par] = (histogram[par] || 0) + 1;
   }
   const pick = twist ? atBinding : at;
   const where = (i) => level.blocks.map((b, k) => {
@@ -815,6 +825,7 @@ export function deepestStart(level, cap, measured = null) {
   return {
     complete: true, positions: npos, states: reuse ? 0 : twist ? npos + rg.n : npos,
     deepest: twist ? deepestBinding : deepest, deepest_any: deepest, deepest_binding: deepestBinding, binding,
+    deepest_margin: margin, solvable, histogram, binding_by_par: bindingByPar,
     start: pick >= 0 ? where(pick) : null,
   };
 }
