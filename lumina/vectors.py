@@ -27,7 +27,6 @@ boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
@@ -38,8 +37,8 @@ import datetime as _dt
 from lumina import judge, sitedata
 from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import BEAM_STEP, GEN4_MEASURES, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.verify import default_paths
@@ -229,23 +228,24 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
     """What Python says of `lv` within `cap` states, in the editor's terms (measure.js)."""
     core = {k: v for k, v in lv.to_json().items() if k not in ("analysis", "optimal", "solution", "tutorial", "name")}
     sol = solve(lv, state_cap=cap)
-    m = measure(lv, state_cap=cap)
+    # forced moves counted along the solver's solution: the one the editor exports
+    m = measure(lv, state_cap=cap, solution=sol.moves if sol.outcome is Outcome.SOLVED else None)
     out: dict = {"level": core, "cap": cap, "outcome": sol.outcome.value, "optimal": sol.optimal,
                  "moves": [list(mv) for mv in sol.moves], "measured": m.outcome is not Outcome.EXHAUSTED}
     if out["measured"]:
         out.update(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
                    solutions_capped=m.solutions_capped, dead_blocks=list(m.dead_blocks),
                    first_moves=[list(mv) for mv in m.first_moves], first_moves_legal=m.first_moves_legal,
-                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal)
+                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal,
+                   chain=m.chain, chain_capped=m.chain_capped, forced=m.forced, optional_twist=m.optional_twist)
     twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
     sw = exact_sweep(lv, per_depth=0, state_cap=cap)
     out["deepest"] = (sw.deepest_binding if twist else sw.deepest) if sw.complete else None
     if sw.complete:
         out["sweep"] = sweep_vector(lv, sw, cap)
     if m.outcome is Outcome.SOLVED:
-        # the record as packs before lumina-gen/4 hold it: the editor's analysisRecord
-        # does not write the chain, forced moves, deepest, optional twist or label yet
-        a = dataclasses.replace(judge.analysis(lv, m), **dict.fromkeys(GEN4_MEASURES))
+        # the whole record, lumina-gen/4 measures included: what the editor exports
+        a = judge.analysis(lv, m)
         solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
         out["analysis"] = solved.to_json()["analysis"]
         why = why_hard(solved)
@@ -483,7 +483,8 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
             "days": day_vectors(), "stars": star_vectors(),
-            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP},
+            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
+                                                 "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP},
             "measures": [measure_vector(lv) for lv in sample]
             + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)]
             + [measure_vector(from_desc(d, id=f"binding-{i}")) for i, d in enumerate(BINDING)],

@@ -831,18 +831,27 @@ export function deepestStart(level, cap, measured = null) {
 }
 
 /** The level's `analysis` record as a pack stores it (lumina.judge.analysis) from measureLevel's
- * result `m` and the crystal par; null unless the level was solved and measured. */
-export function analysisRecord(level, m, crystal) {
+ * result `m`, the crystal par and the board's deepest par (deepestStart's `deepest`); null
+ * unless the level was solved and measured. With the chain measured (`chainWork`) and the
+ * deepest known, the record holds the lumina-gen/4 measures too (chain, forced, deepest,
+ * optional_twist, mechanics: lumina.model.GEN4_MEASURES, all or none), as lumina.verify
+ * requires of a pack written now; in the key order of lumina.model.Level.to_json. */
+export function analysisRecord(level, m, crystal, deepest = null) {
   if (m.outcome !== "solved" || m.component_states == null) return null;
   const a = {
     plans: m.plans, plans_capped: m.plans_capped, solutions: m.solutions, solutions_capped: m.solutions_capped,
     dead_blocks: m.dead_blocks, dead_share: deadShare(level, m.dead_blocks),
   };
   if (crystal != null) a.crystal_optimal = crystal;
-  return Object.assign(a, {
+  Object.assign(a, {
     first_moves_optimal: m.first_moves_optimal, first_moves_legal: m.first_moves_legal,
-    component_states: m.component_states, traps: m.traps, family: familyKey(level),
+    component_states: m.component_states, traps: m.traps,
   });
+  if (m.chain != null && m.forced != null && deepest != null) {
+    Object.assign(a, { chain: m.chain, forced: m.forced, deepest, optional_twist: m.optional_twist, mechanics: mechanics(level) });
+  }
+  a.family = familyKey(level);
+  return a;
 }
 
 // ------------------------------------------------------------------ the family key (judge.family_key)

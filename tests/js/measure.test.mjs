@@ -19,7 +19,9 @@ const load = () => {
 
 /** The JS verdicts on a level, in the vectors' terms. */
 function verdicts(level, budget, limits) {
-  const m = M.measureLevel(level, { cap: budget, planCap: limits.plan_cap, solutionCap: limits.solution_cap });
+  const m = M.measureLevel(level, { cap: budget, planCap: limits.plan_cap, solutionCap: limits.solution_cap,
+    chainWork: limits.chain_work, memberCap: limits.member_cap });
+  const d = M.deepestStart(level, budget, m);
   const out = { outcome: m.outcome, optimal: m.optimal, moves: m.moves, measured: m.component_states != null };
   if (out.measured) {
     const cp = M.crystalPar(level, budget);
@@ -27,11 +29,11 @@ function verdicts(level, budget, limits) {
       plans: m.plans, plans_capped: m.plans_capped, solutions: m.solutions, solutions_capped: m.solutions_capped,
       dead_blocks: m.dead_blocks, first_moves: m.first_moves, first_moves_legal: m.first_moves_legal,
       component_states: m.component_states, traps: m.traps, crystal_optimal: cp.crystal_optimal,
+      chain: m.chain, chain_capped: m.chain_capped, forced: m.forced, optional_twist: m.optional_twist,
     });
-    const a = M.analysisRecord(level, m, cp.crystal_optimal);
+    const a = M.analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null);
     if (a) { out.analysis = a; out.why = whyHard(level, m.optimal, a); }
   }
-  const d = M.deepestStart(level, budget, m);
   out.deepest = d.complete ? d.deepest : null;
   if (d.complete) {
     out.sweep = {
@@ -78,6 +80,10 @@ test("measures: every level of the vectors as Python measures it", () => {
   assert.ok(data.measures.some((v) => v.outcome === "unsolvable"), "no unsolvable level");
   assert.ok(data.measures.some((v) => v.analysis && v.analysis.crystal_optimal < v.optimal), "no binding twist level");
   assert.ok(data.measures.some((v) => v.plans > 1 && v.deepest > 20), "no deep level with several plans");
+  // the record the editor exports holds the lumina-gen/4 measures, as lumina.verify requires
+  const gen4 = ["chain", "forced", "deepest", "optional_twist", "mechanics"];
+  assert.ok(data.measures.filter((v) => v.analysis).every((v) => gen4.every((k) => k in v.analysis)), "a record without the lumina-gen/4 measures");
+  assert.ok(data.measures.some((v) => v.analysis && v.analysis.optional_twist), "no level with an optional twist");
   checkMeasures(data);
 });
 
@@ -92,6 +98,9 @@ test("the measures checker catches a disagreement", () => {
   one("deepest", (v) => { v.deepest += 1; });
   one("first_moves", (v) => { v.first_moves.pop(); });
   one("why", (v) => { v.why.hard += "!"; });
+  one("chain", (v) => { v.chain += 1; });
+  one("analysis", (v) => { v.analysis.forced += 1; });
+  one("analysis", (v) => { v.analysis.mechanics.push("beam"); });
 });
 
 test("the sweep's binding branch: binding starts per par, the deepest binding start, as exact_sweep(binding_only)", () => {
