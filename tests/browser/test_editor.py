@@ -24,8 +24,9 @@ from helpers import drag
 
 from lumina import judge
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_STATE_CAP, Outcome, exact_sweep, measure, solve
+from lumina.engine import DEFAULT_STATE_CAP, Outcome, exact_sweep, level_at, measure, solve
 from lumina.model import Level, LevelError
+from lumina.vectors import BINDING
 
 DONE = '#editor[data-state="done"]'
 # 8x8, the key walled in on its row: unsolvable, with far more positions than the budget
@@ -141,11 +142,39 @@ def test_build_by_mouse_play_three_stars_and_export(page, base_url, errors, tmp_
     assert page_verdicts(page) == python_verdicts(lv)
     assert page.get_attribute("#editor", "data-par") == "3"
     shoot(page, output_dir, "editor-built-by-mouse")
-    play_to_three_stars(page, lv)
+    # a deeper start of the same blocks: jumped to (an undoable edit), it is one of Python's
+    deep = jump_to_the_deepest_start(page, lv)
+    edited(page, lambda: page.keyboard.press("Control+z"))
+    assert board_level(page).desc() == lv.desc()
+    edited(page, lambda: page.keyboard.press("Control+Shift+z"))
+    assert board_level(page).desc() == deep.desc()
+    play_to_three_stars(page, deep)
     page.click("#ed-back")
     page.wait_for_selector("#editor:not([hidden])")
-    export_and_reread(page, tmp_path, lv)
+    export_and_reread(page, tmp_path, deep)
     assert not errors
+
+
+def jump_to_the_deepest_start(page, lv: Level) -> Level:
+    """The page offers the board's deepest start (Python's exact_sweep: over binding starts on
+    twist boards); #ed-jump puts the blocks there, and the verdicts are Python's on it."""
+    twist = judge.has_twist(lv)
+    sw = exact_sweep(lv, per_depth=10**9, state_cap=DEFAULT_STATE_CAP, binding_only=twist)
+    depth = sw.deepest_binding if twist else sw.deepest
+    par = solve(lv).optimal
+    assert par is None or depth > par, "the board is already at its deepest start"
+    starts = {level_at(lv, c.state, lv.id).desc() for c in sw.harvest[depth]}
+    assert page.get_attribute("#editor", "data-deepest") == str(depth)
+    assert page.locator("#ed-deepest").inner_text() == \
+        f"This board holds a {depth}-move {'binding ' if twist else ''}start: jump to it."
+    edited(page, lambda: page.click("#ed-jump"))
+    deep = board_level(page)
+    assert deep.desc() in starts
+    assert page_verdicts(page) == python_verdicts(deep)
+    assert page.get_attribute("#editor", "data-par") == str(depth)
+    assert page.locator("#ed-deepest").inner_text() == f"This is the board's deepest start: {depth} moves."
+    assert page.locator("#ed-jump").is_hidden()
+    return deep
 
 
 def touch(page, cdp, kind: str, x: float, y: float) -> None:
@@ -191,6 +220,9 @@ def test_build_by_touch_on_a_phone(browser, base_url, tmp_path, output_dir):
     assert "can never reach the bottom lantern" in page.locator("#ed-legal").inner_text()
     edited(page, lambda: page.touchscreen.tap(*cell_point(page, 6, 2)))
     assert page_verdicts(page) == python_verdicts(lv)
+    # the sweep's binding branch: the sand never binds, whatever the start (Python: binding 0)
+    assert exact_sweep(lv, per_depth=0).binding == 0
+    assert page.locator("#ed-deepest").inner_text() == "No start of this board needs its twists (none binds)."
     shoot(page, output_dir, "editor-built-by-touch-phone")
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert not errors
@@ -257,6 +289,21 @@ def test_edit_a_committed_level_and_the_verdicts_change(page, base_url, packs, e
     assert after["par"] != str(lv.optimal)
     # the why-it's-hard panel speaks as the level page does
     assert "plan" in page.locator("#ed-why").inner_text()
+    assert not errors
+
+
+def test_a_twist_board_jumps_to_its_deepest_binding_start(page, base_url, errors):
+    """The sweep's binding branch on the page: this board's start has no win, its deepest
+    start (8 moves) needs no twist, and the jump goes to the deepest binding one (7 moves)."""
+    lv = from_desc(BINDING[0])
+    sw = exact_sweep(lv, per_depth=0)
+    assert (solve(lv).outcome, sw.deepest, sw.deepest_binding) == (Outcome.UNSOLVABLE, 8, 7)
+    open_editor(page, base_url, f"?d={lv.desc()}")
+    assert page_verdicts(page) == {"outcome": "unsolvable", "par": None, "plans": "0", "deepest": "7"}
+    deep = jump_to_the_deepest_start(page, lv)
+    a = solve(deep.replace(blocks=tuple(b if b.kind == "key" else b.__class__(
+        kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h) for b in deep.blocks)))
+    assert a.optimal is None or a.optimal < 7, "the start jumped to binds its twists"
     assert not errors
 
 
