@@ -123,6 +123,15 @@ def export_and_reread(page, tmp_path: Path, lv: Level) -> Path:
 
 # ---- building from an empty grid --------------------------------------------------------------
 
+def test_the_home_page_opens_the_editor_on_an_empty_grid(page, base_url, errors):
+    page.goto(base_url)
+    page.click("text=Level editor")
+    page.wait_for_selector('#editor[data-state="illegal"]', timeout=60000)
+    assert page.evaluate("() => window.luminaEditor.model.level.blocks.length") == 0
+    assert "no block has kind key" in page.locator("#ed-legal").inner_text()
+    assert not errors
+
+
 def test_build_by_mouse_play_three_stars_and_export(page, base_url, errors, tmp_path, output_dir):
     #   y0 . . . . . .      A the key (a tap with the Key tool), B, D, C drawn by dragging:
     #   y1 . . . B . .      D must step left before B can drop out of the key's row; C is
@@ -267,7 +276,11 @@ def test_build_by_keyboard(page, base_url, errors):
 
 def test_edit_a_committed_level_and_the_verdicts_change(page, base_url, packs, errors):
     lv = Level.from_json(packs["w1-12"])
-    open_editor(page, base_url, f"?d={lv.desc()}")
+    page.goto(f"{base_url}w1/12.html")                       # from its level page, as a designer comes
+    page.click("text=Open in the editor")
+    page.wait_for_selector(DONE, timeout=60000)
+    assert page.url.split("/")[-1].startswith("editor.html?d=")
+    assert board_level(page).desc() == lv.desc()
     assert page_verdicts(page) == python_verdicts(lv)
     assert page.get_attribute("#editor", "data-par") == str(lv.optimal)
     # a blocker whose removal changes par, found by Python
