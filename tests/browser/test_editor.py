@@ -24,8 +24,8 @@ from helpers import drag
 
 from lumina import judge
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_STATE_CAP, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import Level, LevelError
+from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import GEN4_MEASURES, Level, LevelError
 from lumina.vectors import BINDING
 
 DONE = '#editor[data-state="done"]'
@@ -129,6 +129,10 @@ def test_the_home_page_opens_the_editor_on_an_empty_grid(page, base_url, errors)
     page.wait_for_selector('#editor[data-state="illegal"]', timeout=60000)
     assert page.evaluate("() => window.luminaEditor.model.level.blocks.length") == 0
     assert "no block has kind key" in page.locator("#ed-legal").inner_text()
+    # the verdicts' limits are lumina.engine's own, so the exported record is the one verify measures
+    assert page.evaluate("() => JSON.parse(document.querySelector('#editor-data').textContent)") == {
+        "budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
+        "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP}
     assert not errors
 
 
@@ -317,6 +321,28 @@ def test_a_twist_board_jumps_to_its_deepest_binding_start(page, base_url, errors
     a = solve(deep.replace(blocks=tuple(b if b.kind == "key" else b.__class__(
         kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h) for b in deep.blocks)))
     assert a.optimal is None or a.optimal < 7, "the start jumped to binds its twists"
+    assert not errors
+
+
+def test_the_export_of_the_hardest_committed_twist_level_is_python_s_record(page, base_url, packs, tmp_path, errors):
+    """The worker's whole record (lumina-gen/4 measures included: chain, forced moves, deepest,
+    optional twist, label) on the committed twist level with the highest par, exported: the
+    same as lumina.judge.analysis of lumina.engine.measure, par and solution the solver's."""
+    lv = Level.from_json(max((x for x in packs.values() if judge.has_twist(Level.from_json(x))),
+                             key=lambda x: (x["optimal"], x["id"])))
+    open_editor(page, base_url, f"?d={lv.desc()}")
+    with page.expect_download() as d:
+        page.click("#export")
+    path = tmp_path / d.value.suggested_filename
+    d.value.save_as(path)
+    got = json.loads(path.read_text(encoding="utf-8"))["levels"][0]
+    sol = solve(lv)
+    m = measure(lv, solution=sol.moves)
+    want = lv.replace(id=got["id"], name=None, tutorial=False, optimal=sol.optimal, solution=sol.moves,
+                      analysis=judge.analysis(lv, m)).to_json()
+    assert got["analysis"] == want["analysis"]
+    assert (got["optimal"], got["solution"]) == (want["optimal"], want["solution"])
+    assert all(got["analysis"].get(k) is not None for k in GEN4_MEASURES)
     assert not errors
 
 
