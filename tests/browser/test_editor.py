@@ -432,6 +432,33 @@ def test_a_board_over_the_budget_says_so_without_blocking_the_page(page, base_ur
     assert not errors
 
 
+def test_an_edit_during_a_long_search_is_answered_for_the_newest_board(page, base_url, errors):
+    """An edit made while the worker is still searching: the page stops that search (a fresh
+    worker) and answers for the board now drawn, never with the stale search's verdict."""
+    small = from_desc("6x6-R2-K0221C3113")
+    open_editor(page, base_url, f"?d={small.desc()}")
+    page.click("#ed-import-box summary")
+    page.fill("#ed-import-text", EXHAUSTING)
+    page.click("#ed-import")
+    page.wait_for_selector('#editor[data-state="thinking"]')
+    assert board_level(page).desc() == EXHAUSTING
+    # every state and outcome #editor shows from here on
+    page.evaluate("""() => { window.__shown = []; const ed = document.querySelector('#editor');
+        new MutationObserver(() => window.__shown.push([ed.dataset.state, ed.dataset.outcome || null]))
+          .observe(ed, { attributes: true }); }""")
+    page.click("#ed-undo")                                  # back to the small board, mid-search
+    page.wait_for_selector(DONE, timeout=60000)
+    assert board_level(page).desc() == small.desc()
+    assert page_verdicts(page) == python_verdicts(small)
+    page.wait_for_timeout(2000)                              # longer than the whole exhausting search
+    assert page_verdicts(page) == python_verdicts(small)
+    shown = page.evaluate("() => window.__shown")
+    assert ["thinking", None] in shown                       # the undo was answered afresh
+    assert not [s for s in shown if s[1] == "exhausted"], f"a stale verdict was shown: {shown}"
+    assert page.get_attribute("#editor", "data-state") == "done"
+    assert not errors
+
+
 def test_verdicts_speed_on_the_hardest_committed_level(page, base_url, packs, errors):
     """Printed, not asserted (a benchmark): the verdicts (par, plans, first moves, traps,
     crystal par, dead blocks, deepest start) on the committed level with the highest par,
