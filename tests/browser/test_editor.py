@@ -227,6 +227,23 @@ def test_build_by_touch_on_a_phone(browser, base_url, tmp_path, output_dir):
     assert lv.desc() == "6x6-R2-K0221S2112C3312-w45"
     assert page.evaluate("() => window.__pointer") == "touch"
     assert page_verdicts(page) == python_verdicts(lv)
+    # resized by touch: the moved block's handle, pressed from its outer part, dragged a row down
+    box = page.locator("#ed-grid .ed-handle").bounding_box()
+    hx, hy = box["x"] + box["width"] / 2 + 5, box["y"] + box["height"] / 2 + 5
+    x1, y1 = cell_point(page, 3, 5)
+
+    def stretch() -> None:
+        touch(page, cdp, "touchStart", hx, hy)
+        for k in range(1, 7):
+            touch(page, cdp, "touchMove", hx + (x1 - hx) * k / 6, hy + (y1 - hy) * k / 6)
+        touch(page, cdp, "touchEnd", x1, y1)
+
+    edited(page, stretch)
+    longer = board_level(page)
+    assert longer.desc() == "6x6-R2-K0221S2112C3313-w45"
+    assert page_verdicts(page) == python_verdicts(longer)
+    edited(page, lambda: page.locator("#ed-undo").tap())
+    assert board_level(page).desc() == lv.desc()
     # the lantern moved by a tap on the ring: the key cannot reach it, so not a level yet
     edited(page, lambda: page.touchscreen.tap(*cell_point(page, 3, 6)))
     assert page.get_attribute("#editor", "data-state") == "illegal"
