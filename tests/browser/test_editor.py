@@ -259,6 +259,32 @@ def test_build_by_touch_on_a_phone(browser, base_url, tmp_path, output_dir):
     context.close()
 
 
+def test_build_a_beam_level_by_mouse_and_play_it(page, base_url, errors):
+    #   y0 . . . . ^ .      the light leaves the key eastwards, turns north at the mirror /
+    #   y1 . . C B B .      at (4, 2) and must reach the lantern on top of column 4: B must
+    #   y2 A A C . / .      slide out of column 4 and C out of row 2. Python: par 2.
+    #   y3 . . C . . .
+    open_editor(page, base_url, state="illegal")
+    page.click('[data-tool="key"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 0, 2)))
+    edited(page, lambda: page.select_option("#ed-win", "beam"))
+    page.click('[data-tool="light"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 2, 2)))
+    page.click('[data-tool="mirror-f"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 4, 2)))
+    edited(page, lambda: page.mouse.click(*cell_point(page, 4, -1)))     # the lantern, on the ring
+    page.click('[data-tool="crystal"]')
+    edited(page, lambda: mouse_drag(page, (3, 1), (4, 1)))
+    edited(page, lambda: mouse_drag(page, (2, 1), (2, 3)))
+    lv = board_level(page)
+    assert lv.desc() == "6x6-T4-K0221C3121C2113-m42f-bE0"
+    assert page.get_attribute("#editor", "data-state") == "done"
+    assert page_verdicts(page) == python_verdicts(lv)
+    assert page.get_attribute("#editor", "data-par") == "2"
+    play_to_three_stars(page, lv)
+    assert not errors
+
+
 def test_build_by_keyboard(page, base_url, errors):
     open_editor(page, base_url, state="illegal")
     page.locator("#ed-grid").focus()
