@@ -259,7 +259,7 @@ def test_build_by_touch_on_a_phone(browser, base_url, tmp_path, output_dir):
     context.close()
 
 
-def test_build_a_beam_level_by_mouse_and_play_it(page, base_url, errors):
+def test_build_a_beam_level_by_mouse_play_and_share_it(page, base_url, errors):
     #   y0 . . . . ^ .      the light leaves the key eastwards, turns north at the mirror /
     #   y1 . . C B B .      at (4, 2) and must reach the lantern on top of column 4: B must
     #   y2 A A C . / .      slide out of column 4 and C out of row 2. Python: par 2.
@@ -282,6 +282,20 @@ def test_build_a_beam_level_by_mouse_and_play_it(page, base_url, errors):
     assert page_verdicts(page) == python_verdicts(lv)
     assert page.get_attribute("#editor", "data-par") == "2"
     play_to_three_stars(page, lv)
+    # shared: the same play.html?d= link as level pages, which opens this board for a player
+    page.click("#ed-back")
+    page.wait_for_selector("#editor:not([hidden])")
+    page.click("#ed-share")
+    link = page.locator("#ed-link")
+    link.wait_for(state="visible")
+    assert link.input_value() == f"{base_url}play.html?d={lv.desc()}"
+    page.goto(link.input_value())
+    page.wait_for_selector("#board [data-block]")
+    page.wait_for_function("() => document.querySelector('#par').textContent.trim() === '2'", timeout=30000)
+    assert [tuple(p) for p in page.evaluate(
+        "() => Array.from(document.querySelectorAll('#board [data-block]'))"
+        ".sort((a, b) => a.dataset.block - b.dataset.block).map(n => [+n.dataset.x, +n.dataset.y])")] == \
+        [(b.x, b.y) for b in lv.blocks]
     assert not errors
 
 
