@@ -400,6 +400,12 @@ def test_the_export_of_the_hardest_committed_twist_level_is_python_s_record(page
     assert got["analysis"] == want["analysis"]
     assert (got["optimal"], got["solution"]) == (want["optimal"], want["solution"])
     assert all(got["analysis"].get(k) is not None for k in GEN4_MEASURES)
+    # the file opened again in the editor: the same board, the same verdicts
+    edited(page, lambda: page.click("#ed-clear"))
+    assert page.get_attribute("#editor", "data-state") == "illegal"
+    edited(page, lambda: page.set_input_files("#ed-import-file", str(path)))
+    assert board_level(page).desc() == lv.desc()
+    assert page_verdicts(page) == python_verdicts(lv)
     assert not errors
 
 
