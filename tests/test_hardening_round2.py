@@ -481,14 +481,38 @@ def test_every_numeric_flag_is_range_checked(monkeypatch, capsys):
 
 # ------------------------------------------------------------------ 11. Ctrl-C at start-up
 
+# A `sitecustomize` on PYTHONPATH (the interpreter imports it before `-m` runs) puts a
+# finder first on sys.meta_path: the first time module TRIGGER is looked for, it sends
+# this process SIGINT and waits, so the interrupt lands inside that import, whatever
+# the command imports lazily. Python's own handler there is a KeyboardInterrupt
+# traceback; a lost interrupt is the SystemExit line. Nothing is read from `filelock`
+# or any other module's import order: lumina.model is the package's first import
+# (lumina/__init__.py), lumina.cli the command module's (every command's `run`).
+_INTERRUPT_AT_IMPORT = """\
+import os, signal, sys, time
+
+class _InterruptAt:
+    done = False
+
+    def find_spec(self, name, path=None, target=None):
+        if name == {trigger!r} and not self.done:
+            self.done = True
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(10)
+            raise SystemExit("the interrupt was lost")
+        return None
+
+sys.meta_path.insert(0, _InterruptAt())
+"""
+
+
+@pytest.mark.parametrize("trigger", ["lumina.model", "lumina.cli"])
 @pytest.mark.parametrize("command", ["publish", "verify", "generate", "solve", "bench", "vectors", "playtest"])
-def test_ctrl_c_during_start_up_imports_is_one_line(tmp_path, command):
+def test_ctrl_c_during_start_up_imports_is_one_line(tmp_path, command, trigger):
     """Ctrl-C during the start-up imports printed a 15-25-line traceback. Here the
-    interrupt lands deterministically inside the import of `filelock` (every command
-    imports it through lumina.safeio), shadowed by a module that sends SIGINT."""
-    (tmp_path / "filelock.py").write_text(
-        "import os, signal, time\nos.kill(os.getpid(), signal.SIGINT)\ntime.sleep(10)\n"
-        "raise SystemExit('the interrupt was lost')\n")
+    interrupt lands deterministically inside the import of `trigger` (see
+    `_INTERRUPT_AT_IMPORT`): in the package's imports and in the command's own."""
+    (tmp_path / "sitecustomize.py").write_text(_INTERRUPT_AT_IMPORT.format(trigger=trigger))
     proc = cli_run(f"lumina.{command}", "--help", pythonpath=f"{tmp_path}{os.pathsep}{ROOT}", timeout=60)
     assert proc.returncode == 130, proc.stderr[-2000:]
     assert proc.stderr == f"lumina.{command}: interrupted\n", proc.stderr[-2000:]
