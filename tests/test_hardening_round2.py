@@ -39,6 +39,7 @@ import http.server
 import importlib
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -698,3 +699,39 @@ def test_publish_out_symlink_loop_is_one_line(tmp_path, command):
     args = ["--out", str(tmp_path / "loop")] + (["--packs", str(FIXTURES)] if command == "publish"
                                                 else ["--world", "1"])
     exit_2(cli_run(f"lumina.{command}", *args), "loop", "symlink loop")
+
+
+# ------------------------------------------------------------------ one writer, one glob
+
+_FS_CHANGES = re.compile(r"\bos\.(?:replace|renames?|unlink|remove|rmdir)\(|\bshutil\.(?:rmtree|move)\(")
+_PACK_NAMES = re.compile(r"""\.glob\(\s*["'](?:world-|report-|dailies)""")
+
+
+def _sources() -> list[Path]:
+    return sorted((ROOT / "lumina").rglob("*.py"))
+
+
+def test_only_safeio_renames_or_deletes_files():
+    """One writer: every rename and delete of an output (the site's swap, a pack and
+    its report as one unit, the cleaning of a killed run's leftovers by its journal) is
+    in lumina.safeio, so no second two-rename commit can skip its journal or marker."""
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in _sources() if p.name != "safeio.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if _FS_CHANGES.search(line)]
+    assert found == []
+    assert "safeio.replace_tree(writer.files, out" in (ROOT / "lumina" / "publish.py").read_text()
+
+
+def test_pack_files_are_found_by_one_glob_helper():
+    """A packs folder's files are found by lumina.packfile's helpers alone (pack_files,
+    world_files, report_files): bench playtest and the site's reports each had a glob
+    of their own, which a change of the packs' names would have left behind."""
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in _sources() if p.name != "packfile.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if _PACK_NAMES.search(line)]
+    assert found == []
+    folder = REAL_PACKS
+    assert packfile.world_files(folder) == [p for p in packfile.pack_files([folder])
+                                            if p.name.startswith("world-")]
+    assert [p.name for p in packfile.report_files(folder)] == sorted(
+        p.name for p in folder.iterdir() if p.name.startswith("report-") and p.suffix == ".json")
