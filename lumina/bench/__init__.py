@@ -30,6 +30,7 @@ BENCHMARKS: tuple[tuple[str, str], ...] = (
     ("site", "site build time and page weight"),
     ("playtest", "lumina.playtest over 100,000 simulated attempts: time and peak memory"),
     ("editor", "the level editor's verdicts (measure.js under Node.js) vs lumina.engine"),
+    ("hint", "the site's hint search (search.js under Node.js), cold and warm, optionally vs a commit"),
 )
 
 ROOT = Path(__file__).resolve().parents[2]
