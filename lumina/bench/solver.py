@@ -13,7 +13,8 @@ CLUSTER for the components) on both sides: solving inside the process (C's own C
 clock around its loop; Lumina's around `solve` of the loaded levels), whole components
 (`cbfs -c` and `lumina.engine.component`), and whole processes, start-up included
 (`cbfs FILE` and `python -m lumina.solve --rush FILE`, CPU seconds of the child, with
-Python's bytecode cached as an installed package has it). Each figure is the best of
+Python's bytecode cached as an installed package has it), and start-up alone (the same
+command on one board, beside a bare `python -c pass`). Each figure is the best of
 `--repeat` runs; the load average is printed beside them.
 """
 from __future__ import annotations
@@ -46,13 +47,17 @@ def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--vs-c", action="store_true",
                     help="against the plain C BFS (cbfs.c, compiled here): in process, whole "
                          "components, whole process")
+    ap.add_argument("--cbfs", type=Path, default=None,
+                    help="--vs-c: the C BFS source (default: cbfs.c found by the data rule)")
     ap.add_argument("--repeat", type=int_in(1, 100), default=5,
                     help="--vs-c: runs of each measurement; the best is reported")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.vs_c:
-        return bench_vs_c(rush_file(args.rush), args.repeat)
+        if args.cbfs is not None and not args.cbfs.is_file():
+            raise UsageError(f"{args.cbfs}: no such file (pass --cbfs)")
+        return bench_vs_c(rush_file(args.rush), args.repeat, args.cbfs)
     return bench_solver(rush_file(args.rush), args.python_boards)
 
 
@@ -165,8 +170,8 @@ def _best(fn, repeat: int):
     return min((fn() for _ in range(repeat)), key=lambda r: r[0])
 
 
-def bench_vs_c(rush: Path, repeat: int) -> int:
-    src = data_file("cbfs.c")
+def bench_vs_c(rush: Path, repeat: int, cbfs: Path | None = None) -> int:
+    src = cbfs or data_file("cbfs.c")
     rows = read_rush_file(str(rush))
     levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
     mm = [r[1] for r in rows]
@@ -193,6 +198,12 @@ def bench_vs_c(rush: Path, repeat: int) -> int:
         l_out = run_process(lumina_cmd, env)[2]          # untimed: fills the bytecode cache
         c_proc = min((run_process([str(exe), str(rush)])[:2] for _ in range(repeat)))
         l_proc = min((run_process(lumina_cmd, env)[:2] for _ in range(repeat)))
+        # start-up: the same command on the sample's first board alone, and a bare interpreter
+        one = Path(tmp) / "one-board.txt"
+        one.write_text(f"{mm[0] if mm[0] is not None else ''} {rows[0][0]} "
+                       f"{cluster[0] if cluster[0] is not None else ''}".strip() + "\n")
+        l_one = min((run_process(lumina_cmd[:-1] + [str(one)], env)[:2] for _ in range(repeat)))
+        bare = min((run_process([sys.executable, "-c", "pass"], env)[:2] for _ in range(repeat)))
     # every answer checked, on both sides
     wrong = []
     l_proc_opt = [line.split("\t")[2] for line in l_out.splitlines()]
@@ -231,6 +242,8 @@ def bench_vs_c(rush: Path, repeat: int) -> int:
     line("whole process, wall", c_proc[1], l_proc[1], None)
     print(f"(whole process: {exe.name} FILE against python -m lumina.solve --rush FILE, "
           "start-up and printing included, Python's bytecode cached as installed)")
+    print(f"start-up: python -m lumina.solve on one board {l_one[0]:.3f}s CPU ({l_one[1]:.3f}s wall); "
+          f"a bare `python -c pass` {bare[0]:.3f}s CPU ({bare[1]:.3f}s wall)")
     print(f"answers: {len(rows)} boards' MM and CLUSTER checked on both sides: "
           f"{len(wrong)} wrong")
     for w in wrong[:10]:
