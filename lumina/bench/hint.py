@@ -8,7 +8,9 @@ first search is "cold" (what a player's first hint costs: the code not yet compi
 workspace not yet allocated), then `--runs` warm searches print their best and median
 milliseconds and states per second. With `--ref COMMIT` the same script also runs on
 that commit's `templates/static` (taken with `git archive`), side by side in the same run,
-and the answers of both are checked to be identical (outcome, line, states).
+and the answers of both are checked to be identical (outcome, line, states). `--desc TEXT`
+adds a share-link level (for example an 8x8 board whose search runs out of budget, the
+longest a hint ever takes).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from pathlib import Path
 
 from lumina.bench import median
 from lumina.cli import UsageError, int_in
+from lumina.desc import from_desc
+from lumina.model import LevelError
 from lumina.packfile import read_pack
 from lumina.render.site import ROOT
 from lumina.verify import default_paths
@@ -52,6 +56,8 @@ for (const lv of levels) {
 def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--packs", type=Path, default=None, help="folder of packs (default: the repository's packs/)")
     ap.add_argument("--runs", type=int_in(1, 1000), default=20, help="warm searches per level (1..1000, default 20)")
+    ap.add_argument("--desc", action="append", default=[], metavar="TEXT",
+                    help="also search from the start of this share-link level (repeatable)")
     ap.add_argument("--ref", default=None, metavar="COMMIT",
                     help="also time this commit's templates/static (git archive) side by side")
 
@@ -92,6 +98,13 @@ def run(args: argparse.Namespace) -> int:
     picks = {max(levels, key=lambda lv: (lv.optimal or 0, lv.id)).id: "highest par",
              max(levels, key=lambda lv: (lv.analysis.component_states if lv.analysis else 0, lv.id)).id: "most positions"}
     chosen = [lv.to_json() for lv in levels if lv.id in picks]
+    for k, text in enumerate(args.desc, 1):
+        try:
+            lv = from_desc(text, id=f"desc-{k}")
+        except LevelError as e:
+            raise UsageError(f"--desc {text[:40]}: {e.field}: {e.message}") from None
+        chosen.append(lv.to_json())
+        picks[lv.id] = "given"
     with tempfile.TemporaryDirectory(prefix="lumina-hint-") as tmp:
         ref = _node_run(node, _static_at(args.ref, Path(tmp)), chosen, args.runs) if args.ref else None
         now = _node_run(node, STATIC, chosen, args.runs)
