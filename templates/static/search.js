@@ -84,6 +84,8 @@ const coreOf = (board) => board.core || (board.core = compileCore(board.level));
  * {outcome: "exhausted", states} (the budget ran out first: nothing is known).
  */
 export function solveFrom(board, state, budget = SEARCH_BUDGET) {
+  budget = Number(budget);
+  if (Number.isNaN(budget)) budget = Infinity;   // as the plain BFS: no number, no limit
   const c = coreOf(board), nb = c.n, mult = c.mult, fm = c.flagMult;
   const start = new Uint8Array(nb);
   let fl0 = 0;
