@@ -8,14 +8,17 @@ of quality live in one place and none of those three imports another:
 - the depth window: `band_reason` files a solved candidate against a band;
 - exact and near duplicates: `signature`, `family_key` (invariant under the 8
   symmetries of the grid and translation), `NearIndex` (one block apart) and `Seen`,
-  the one index of both;
-- binding twists: `has_twist`, `binds`;
-- the optimal-solution filters: `dead_share`, `judge_level` (unbound, plans,
-  dead blocks, cheapest first);
+  the one index of both, on whole boards and on live boards (`decoys` aside);
+- binding twists and twist strength: `has_twist`, `binds`, `MARGIN_FLOOR`,
+  `margin_floor`, `dead_twists`;
+- the optimal-solution filters: `dead_share`, `judge_level` (`LEVEL_REASONS`:
+  unbound, margin, dead twist, optional twist, not the board's deepest start, chain,
+  plans, dead blocks; docs/RULES-DECISIONS.md 35);
 - the whole chain of verdicts in its order: `screen` (the first failing one of
   `REASONS`);
 - the measures a pack records per level: `analysis`;
-- tutorials, curves and the campaign: `tutorial_problems`, `curve_problems`,
+- tutorials, labels, curves, margins and the campaign: `tutorial_problems`,
+  `label_problems`, `world_label_problems`, `world_margin_problems`, `curve_problems`,
   `campaign_problems`.
 
 Insight: a family key is the smallest of the 8 symmetric images of a board, each
@@ -287,7 +290,7 @@ class Seen:
     `signature`) and near duplicates, each answered with the first owner. The
     generator, the strategy bench and the verifier all ask it.
 
-    Near duplicates are judged twice (docs/RULES-DECISIONS.md 36): on the whole boards,
+    Near duplicates are judged twice (docs/RULES-DECISIONS.md 37): on the whole boards,
     and on the live boards, each level without its own decoys (`decoys`: non-key
     blocks that move in no optimal solution). A level whose decoys are unknown (no
     `dead` given and no stored analysis) counts every block as live."""
