@@ -29,8 +29,8 @@ def test_the_committed_campaign_is_the_product():
     assert CAMPAIGN.gates == {1: 0, 2: 40, 3: 110, 4: 170, 5: 230}
     assert CAMPAIGN.daily_pool == 174 == sum(b.levels for b in CAMPAIGN.daily_buckets)
     assert [b.name for b in CAMPAIGN.worlds[1].buckets] == [f"w2-b{i}" for i in range(1, 7)]
-    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 13)]
-    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (20, 40)
+    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 14)]
+    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (24, 45)
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
