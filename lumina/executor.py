@@ -44,6 +44,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 import uuid
 import warnings
@@ -242,13 +243,35 @@ async def _identity(address: str, seconds: float) -> Any:
             comm.abort()
 
 
+def _in_own_loop(coro_fn: Callable[[], Any], seconds: float) -> Any:
+    """`asyncio.run(coro_fn())` on a thread of its own, so it works whether or not
+    the caller's thread already runs an event loop (a notebook, Playwright's sync
+    API): asyncio.run there is a RuntimeError. The coroutine bounds itself; the
+    join is bounded too, with a margin, so nothing here can wait forever."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro_fn())
+        except BaseException as e:      # handed to the caller's thread
+            box["error"] = e
+    thread = threading.Thread(target=target, name="lumina-scheduler-probe", daemon=True)
+    thread.start()
+    thread.join(seconds + 5)
+    if thread.is_alive():
+        raise TimeoutError
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
 def _probe(address: str, seconds: float) -> None:
     """The address answers as a Dask scheduler within `seconds`, whatever listens
     there (Dask's connect bounds the TCP connect, not the handshake after it)."""
     async def bounded() -> Any:
         return await asyncio.wait_for(_identity(address, seconds), seconds)
     try:
-        reply = asyncio.run(bounded())
+        reply = _in_own_loop(bounded, seconds)
     except (asyncio.TimeoutError, TimeoutError):
         raise ClusterError(f"--scheduler {address}: no Dask scheduler answered within "
                            f"{seconds:g} s") from None

@@ -123,14 +123,29 @@ def read_json(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> Any:
     return parse_json(read_text(path, limit), path)
 
 
+WORLD_PACKS = "world-*.json"        # the names of a packs folder's files, here only
+DAILIES_PACK = "dailies.json"
+REPORTS = "report-*.json"
+
+
+def world_files(folder: str | os.PathLike) -> list[Path]:
+    """A packs folder's world packs, sorted (`world-*.json`)."""
+    return sorted(Path(folder).glob(WORLD_PACKS))
+
+
+def report_files(folder: str | os.PathLike) -> list[Path]:
+    """A packs folder's generation reports, sorted (`report-*.json`)."""
+    return sorted(Path(folder).glob(REPORTS))
+
+
 def pack_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """Files as given; a folder stands for its packs (world-*.json, then dailies.json)."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(p.glob("world-*.json")) + sorted(p.glob("dailies.json"))
+            found = world_files(p) + sorted(p.glob(DAILIES_PACK))
             if not found:
-                raise _fail(p, "no world-*.json or dailies.json packs in this folder")
+                raise _fail(p, f"no {WORLD_PACKS} or {DAILIES_PACK} packs in this folder")
             out.extend(found)
         else:
             out.append(p)

@@ -29,8 +29,8 @@ def test_the_committed_campaign_is_the_product():
     assert CAMPAIGN.gates == {1: 0, 2: 40, 3: 110, 4: 170, 5: 230}
     assert CAMPAIGN.daily_pool == 174 == sum(b.levels for b in CAMPAIGN.daily_buckets)
     assert [b.name for b in CAMPAIGN.worlds[1].buckets] == [f"w2-b{i}" for i in range(1, 7)]
-    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 13)]
-    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (20, 40)
+    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 14)]
+    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (24, 45)
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
@@ -89,7 +89,7 @@ def _swap(old: str, new: str, count: int = 1) -> str:
     (_swap("seed = 7", "seed = true"), "world 1: seed: must be a whole number, got True"),
     (_swap("final_peak = 6\n", ""), "curve: final_peak: missing"),
     (_swap('name = "Demo Frost"', 'name = ""'), "world 2: name: must not be empty"),
-    (_swap("  blockers = [3, 6]\n  twists", "  blockers = [3, 6]\n  mirrors = [1, 2]\n  twists"),
+    (_swap("  blockers = [4, 7]\n  twists", "  blockers = [4, 7]\n  mirrors = [1, 2]\n  twists"),
      "world 2: buckets[0].mirrors: mirrors belong to beam buckets"),
     (DEMO_TEXT + "\n[dailies]\nseed = 1\npool = 3\n\n  [[dailies.buckets]]\n  size = \"5x5\"\n"
      "  band = [4, 6]\n  levels = 2\n  blockers = [3, 6]\n", "dailies: pool: 3, but the buckets hold 2"),

@@ -126,6 +126,19 @@ def test_run_ordered_keeps_job_order_on_the_cluster(cluster):
     assert got == [(x, x * x) for x in jobs]
 
 
+def test_scheduler_connection_inside_a_running_event_loop(cluster):
+    """The bounded connection probe called asyncio.run, a RuntimeError where the
+    caller's thread already runs an event loop (a notebook; in CI, Playwright's sync
+    API from the browser tests): every --scheduler run after them was 'cannot reach'."""
+    import asyncio
+    jobs = list(range(4))
+
+    async def caller():
+        asyncio.get_running_loop()      # the loop runs in this (the main) thread
+        return run_ordered(_late_square, jobs, workers=2, scheduler=cluster.scheduler_address)
+    assert asyncio.run(caller()) == [(x, x * x) for x in jobs]
+
+
 def test_progress_is_one_line_per_finished_task_off_a_terminal(capsys):
     run_ordered(_late_square, [0, 1, 2], label="demo", names=["a", "b", "c"])
     err = capsys.readouterr().err.splitlines()

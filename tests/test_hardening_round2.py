@@ -39,6 +39,7 @@ import http.server
 import importlib
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -481,14 +482,38 @@ def test_every_numeric_flag_is_range_checked(monkeypatch, capsys):
 
 # ------------------------------------------------------------------ 11. Ctrl-C at start-up
 
+# A `sitecustomize` on PYTHONPATH (the interpreter imports it before `-m` runs) puts a
+# finder first on sys.meta_path: the first time module TRIGGER is looked for, it sends
+# this process SIGINT and waits, so the interrupt lands inside that import, whatever
+# the command imports lazily. Python's own handler there is a KeyboardInterrupt
+# traceback; a lost interrupt is the SystemExit line. Nothing is read from `filelock`
+# or any other module's import order: lumina.model is the package's first import
+# (lumina/__init__.py), lumina.cli the command module's (every command's `run`).
+_INTERRUPT_AT_IMPORT = """\
+import os, signal, sys, time
+
+class _InterruptAt:
+    done = False
+
+    def find_spec(self, name, path=None, target=None):
+        if name == {trigger!r} and not self.done:
+            self.done = True
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(10)
+            raise SystemExit("the interrupt was lost")
+        return None
+
+sys.meta_path.insert(0, _InterruptAt())
+"""
+
+
+@pytest.mark.parametrize("trigger", ["lumina.model", "lumina.cli"])
 @pytest.mark.parametrize("command", ["publish", "verify", "generate", "solve", "bench", "vectors", "playtest"])
-def test_ctrl_c_during_start_up_imports_is_one_line(tmp_path, command):
+def test_ctrl_c_during_start_up_imports_is_one_line(tmp_path, command, trigger):
     """Ctrl-C during the start-up imports printed a 15-25-line traceback. Here the
-    interrupt lands deterministically inside the import of `filelock` (every command
-    imports it through lumina.safeio), shadowed by a module that sends SIGINT."""
-    (tmp_path / "filelock.py").write_text(
-        "import os, signal, time\nos.kill(os.getpid(), signal.SIGINT)\ntime.sleep(10)\n"
-        "raise SystemExit('the interrupt was lost')\n")
+    interrupt lands deterministically inside the import of `trigger` (see
+    `_INTERRUPT_AT_IMPORT`): in the package's imports and in the command's own."""
+    (tmp_path / "sitecustomize.py").write_text(_INTERRUPT_AT_IMPORT.format(trigger=trigger))
     proc = cli_run(f"lumina.{command}", "--help", pythonpath=f"{tmp_path}{os.pathsep}{ROOT}", timeout=60)
     assert proc.returncode == 130, proc.stderr[-2000:]
     assert proc.stderr == f"lumina.{command}: interrupted\n", proc.stderr[-2000:]
@@ -674,3 +699,39 @@ def test_publish_out_symlink_loop_is_one_line(tmp_path, command):
     args = ["--out", str(tmp_path / "loop")] + (["--packs", str(FIXTURES)] if command == "publish"
                                                 else ["--world", "1"])
     exit_2(cli_run(f"lumina.{command}", *args), "loop", "symlink loop")
+
+
+# ------------------------------------------------------------------ one writer, one glob
+
+_FS_CHANGES = re.compile(r"\bos\.(?:replace|renames?|unlink|remove|rmdir)\(|\bshutil\.(?:rmtree|move)\(")
+_PACK_NAMES = re.compile(r"""\.glob\(\s*["'](?:world-|report-|dailies)""")
+
+
+def _sources() -> list[Path]:
+    return sorted((ROOT / "lumina").rglob("*.py"))
+
+
+def test_only_safeio_renames_or_deletes_files():
+    """One writer: every rename and delete of an output (the site's swap, a pack and
+    its report as one unit, the cleaning of a killed run's leftovers by its journal) is
+    in lumina.safeio, so no second two-rename commit can skip its journal or marker."""
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in _sources() if p.name != "safeio.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if _FS_CHANGES.search(line)]
+    assert found == []
+    assert "safeio.replace_tree(writer.files, out" in (ROOT / "lumina" / "publish.py").read_text()
+
+
+def test_pack_files_are_found_by_one_glob_helper():
+    """A packs folder's files are found by lumina.packfile's helpers alone (pack_files,
+    world_files, report_files): bench playtest and the site's reports each had a glob
+    of their own, which a change of the packs' names would have left behind."""
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in _sources() if p.name != "packfile.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if _PACK_NAMES.search(line)]
+    assert found == []
+    folder = REAL_PACKS
+    assert packfile.world_files(folder) == [p for p in packfile.pack_files([folder])
+                                            if p.name.startswith("world-")]
+    assert [p.name for p in packfile.report_files(folder)] == sorted(
+        p.name for p in folder.iterdir() if p.name.startswith("report-") and p.suffix == ".json")

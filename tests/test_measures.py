@@ -445,7 +445,7 @@ def test_chain_matches_brute_force_on_small_published_boards():
     for _mm, board, cluster in R.rush_sample_lines():
         if cluster > 1500:
             continue
-        level = Level.from_rush_hour(board)
+        level = from_rush_hour(board)
         m = measure(level)
         if m.solutions > 300 or m.plans < 2:
             continue

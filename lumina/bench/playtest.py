@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lumina.bench import ROOT, peak_rss_mb
 from lumina.cli import int_in
+from lumina.packfile import world_files
 from lumina.playtest.replay import Book
 from lumina.playtest.simulate import simulate
 from lumina.safeio import atomic_write
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def bench_playtest(packs: Path, attempts: int, seed: int, per_file: int) -> int:
-    worlds = sorted(packs.glob("world-*.json"))
+    worlds = world_files(packs)
     entries = list(Book(worlds).entries.values())
     with tempfile.TemporaryDirectory(prefix="lumina-bench-playtest-") as tmp:
         logs, done, first, records, size = [], 0, 1, 0, 0

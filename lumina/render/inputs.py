@@ -18,7 +18,8 @@ from typing import Any, Sequence
 from lumina import playable
 from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level, LevelError
-from lumina.packfile import Pack, pack_files, read_pack, read_report, read_strategies
+from lumina.packfile import (Pack, pack_files, read_pack, read_report, read_strategies,
+                             report_files)
 from lumina.verify import VerifyReport
 from lumina.worlds import CAMPAIGN, Campaign
 
@@ -114,7 +115,7 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     nums = [w.number for w in worlds]
     if len(set(nums)) != len(nums):
         raise SiteError(f"{packs_dir}: world: two packs claim the same world number")
-    reports = tuple(read_report(p) for p in sorted(packs_dir.glob("report-*.json")))
+    reports = tuple(read_report(p) for p in report_files(packs_dir))
     strat_path = packs_dir / "strategies.json"
     strategies = (read_strategies(strat_path, CLASSES, FILTERS)
                   if strat_path.exists() or strat_path.is_symlink() else None)
