@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 TWIST_KINDS = ("sand", "ice", "rime")     # the kinds whose rules differ from crystal
 KINDS = ("key", "crystal", *TWIST_KINDS)
@@ -152,31 +152,56 @@ def exit_at(x: int, y: int, width: int, height: int) -> Exit:
     return Exit(side="bottom", index=x)
 
 
+def trace_light(width: int, height: int, key: Block, beam: Beam,
+                turn: Callable[[int, int, int], str | None]
+                ) -> tuple[list[tuple[int, int]], tuple[int, int] | None]:
+    """The one light tracer of the generator: walk the key's light from its face,
+    turning where `turn(x, y, cells so far)` names a tilt, until it leaves the grid.
+    Returns the cells it crosses, in order, and the point just outside the grid where
+    it leaves (None when it meets the key or its own path first)."""
+    x, y = beam_start(key, beam)
+    dx, dy = BEAM_STEP[beam.dir]
+    keycells = set(key.cells())
+    path: list[tuple[int, int]] = []
+    while 0 <= x < width and 0 <= y < height:
+        if (x, y) in keycells or (x, y) in path:
+            return path, None
+        tilt = turn(x, y, len(path))
+        if tilt is not None:
+            dx, dy = mirror_turn(dx, dy, tilt)
+        path.append((x, y))
+        x, y = x + dx, y + dy
+    return path, (x, y)
+
+
+def light_path(level: "Level") -> set[tuple[int, int]]:
+    """The cells the light crosses in `level` as laid out (the key where it stands)."""
+    tilt = {(m.x, m.y): m.tilt for m in level.mirrors}
+    path, _ = trace_light(level.width, level.height, level.key, level.beam,
+                          lambda x, y, n: tilt.get((x, y)))
+    return set(path)
+
+
 def random_light(rng: Any, width: int, height: int, key: Block, beam: Beam,
                  mirrors: tuple[int, int]) -> tuple[list[tuple[int, int]], list[Mirror], Exit] | None:
-    """Walk the key's light to the boundary, turning at up to rng.randint(*mirrors)
+    """Trace the key's light to the boundary, turning at up to rng.randint(*mirrors)
     mirrors placed at random (a turn with chance 0.45 per cell after the first):
     the cells it crosses, the mirrors, and the lantern where it leaves. None when the
     light meets the key or its own path, or turns fewer than mirrors[0] times, or
     crosses fewer than 2 cells."""
-    x, y = beam_start(key, beam)
-    dx, dy = BEAM_STEP[beam.dir]
     want = rng.randint(*mirrors)
-    keycells = set(key.cells())
-    path: list[tuple[int, int]] = []
     placed: list[Mirror] = []
-    while 0 <= x < width and 0 <= y < height:
-        if (x, y) in keycells or (x, y) in path:
-            return None
-        if len(placed) < want and path and rng.random() < 0.45:
-            tilt = rng.choice(("/", "\\"))
-            placed.append(Mirror(x=x, y=y, tilt=tilt))
-            dx, dy = mirror_turn(dx, dy, tilt)
-        path.append((x, y))
-        x, y = x + dx, y + dy
-    if len(placed) < mirrors[0] or len(path) < 2:
+
+    def turn(x: int, y: int, n: int) -> str | None:
+        if len(placed) < want and n and rng.random() < 0.45:
+            placed.append(Mirror(x=x, y=y, tilt=rng.choice(("/", "\\"))))
+            return placed[-1].tilt
         return None
-    return path, placed, exit_at(x, y, width, height)
+
+    path, end = trace_light(width, height, key, beam, turn)
+    if end is None or len(placed) < mirrors[0] or len(path) < 2:
+        return None
+    return path, placed, exit_at(*end, width, height)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,8 +31,9 @@ Every candidate is then re-solved with the real solver on the real-kinds level a
 filed by what it turned out to be (`lumina.judge.band_reason`): already solved,
 under band, in band, over band, unsolvable, exhausted. In-band candidates go through
 the judge's `screen`, cheapest first: exact or near duplicate of an earlier survivor
-(`judge.Seen`), then on the level's measures (unbound twist, plans, dead blocks);
-the ones left are the survivors. Draws never stop early on an accepted level, so
+(`judge.Seen`, decoys left out once measured), then on the level's measures (the
+judge's `LEVEL_REASONS`: unbound twist, margin, dead or optional twist, not the
+board's deepest start, chain, plans, dead blocks); the ones left are the survivors. Draws never stop early on an accepted level, so
 the classification counts measure the producer alone.
 
 Insight: on an undirected move graph, a walk's length is only an upper bound on
@@ -255,11 +256,11 @@ def run_strategy(name: str, bucket: Bucket, layouts: Sequence[tuple[Level, rando
             labels[(cand.label, cls if opt is None else opt)] += 1
             if cls != "in_band" or not filters:
                 continue
-            reason = judge.screen(cand.level, seen=seen, optimal=opt).reason
-            if reason:
-                filtered[reason] += 1
+            v = judge.screen(cand.level, seen=seen, optimal=opt)
+            if v.reason:
+                filtered[v.reason] += 1
             else:
-                seen.add(cand.level)
+                seen.add(cand.level, dead=v.measures.dead_blocks)
                 survivors += 1
     return Row(strategy=name, bucket=bucket_label(bucket), layouts=len(layouts), counts=counts,
                filtered=filtered, survivors=survivors, seconds=time.process_time() - t0,

@@ -18,7 +18,8 @@ For the level editor's measures (`templates/static/measure.js`, replayed by
 kind, and a spread of the committed ones), what Python's engine says of it within
 `budget` states (the solver's default cap, the editor's budget): outcome, par and the
 solver's solution, plans, raw solutions, first moves, traps, crystal par, dead blocks, the
-board's deepest start (`exact_sweep`: over binding starts on twist boards), the pack's
+board's deepest start (`exact_sweep`: over binding starts on twist boards) with the sweep's
+counts, its binding starts per par (`binding_only`: the `sweep` record) and every deepest start, the pack's
 analysis record (`judge.analysis`) and the level page's "why it's hard" words. And `edits`:
 the editor model's edits (`EDIT_CASES`) with the Python reader's one line on each result,
 which `tests/js/editor-model.test.mjs` holds the model's refusals to; `rush`: Rush Hour
@@ -26,7 +27,6 @@ boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
@@ -37,8 +37,8 @@ import datetime as _dt
 from lumina import judge, sitedata
 from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import BEAM_STEP, GEN4_MEASURES, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.verify import default_paths
@@ -120,6 +120,16 @@ RANDOM_COMPONENT = 20_000       # random levels are kept only when their compone
 SMALL_CAP = 20_000
 OVER_CAP = ("8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C4021C6312-w20",
             "8x8-R0-K0021C4221C4721C1412C6721C1321C7412C2112C6512C6121C6312")
+#: Twist boards whose deepest start does not need its twists, so the sweep's binding branch
+#: (`exact_sweep(binding_only=True)`, measure.js deepestStart over binding starts) answers
+#: otherwise than the plain sweep: deepest over any start > deepest over binding ones > 0.
+#: Committed levels with one block's kind changed (w4-10, w3-19, w3-26, d-012, d-048).
+BINDING = ("5x5-R4-K0421C2312R1112C2221S2012C3021C4312",
+           "6x6-B2-K2112R3112C0331I3521C1521C1012C4013C2021C3312C0412C1421C0221C5213",
+           "6x6-T4-K4412C4221C1212C2312C3013C0112C3321R1412C2521C5312C4021I0313C2012",
+           "6x6-B3-K5112C5312I4213C1212C2012C2421C1412C3531C0212C0021C2212S0412-m30f-bW0",
+           "6x6-B5-K3212C4321C4221C4412R1412C0021C4121C2312C4021C2012C2521-m34b54b-bS0")
+SWEEP_ALL = 1 << 40             # per_depth: every start of a par, none sampled out
 
 
 def random_level(rng: random.Random, family: str, id: str, solved: bool = False) -> Level | None:
@@ -218,26 +228,49 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
     """What Python says of `lv` within `cap` states, in the editor's terms (measure.js)."""
     core = {k: v for k, v in lv.to_json().items() if k not in ("analysis", "optimal", "solution", "tutorial", "name")}
     sol = solve(lv, state_cap=cap)
-    m = measure(lv, state_cap=cap)
+    # forced moves counted along the solver's solution: the one the editor exports
+    m = measure(lv, state_cap=cap, solution=sol.moves if sol.outcome is Outcome.SOLVED else None)
     out: dict = {"level": core, "cap": cap, "outcome": sol.outcome.value, "optimal": sol.optimal,
                  "moves": [list(mv) for mv in sol.moves], "measured": m.outcome is not Outcome.EXHAUSTED}
     if out["measured"]:
         out.update(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
                    solutions_capped=m.solutions_capped, dead_blocks=list(m.dead_blocks),
                    first_moves=[list(mv) for mv in m.first_moves], first_moves_legal=m.first_moves_legal,
-                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal)
+                   component_states=m.component_states, traps=m.traps, crystal_optimal=m.crystal_optimal,
+                   chain=m.chain, chain_capped=m.chain_capped, forced=m.forced, optional_twist=m.optional_twist)
     twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
     sw = exact_sweep(lv, per_depth=0, state_cap=cap)
     out["deepest"] = (sw.deepest_binding if twist else sw.deepest) if sw.complete else None
+    if sw.complete:
+        out["sweep"] = sweep_vector(lv, sw, cap)
     if m.outcome is Outcome.SOLVED:
-        # the record as packs before lumina-gen/4 hold it: the editor's analysisRecord
-        # does not write the chain, forced moves, deepest, optional twist or label yet
-        a = dataclasses.replace(judge.analysis(lv, m), **dict.fromkeys(GEN4_MEASURES))
+        # the whole record, lumina-gen/4 measures included: what the editor exports
+        a = judge.analysis(lv, m)
         solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
         out["analysis"] = solved.to_json()["analysis"]
         why = why_hard(solved)
         out["why"] = {"hard": why.hard, "easier": why.easier}
     return out
+
+
+def sweep_vector(lv: Level, sw, cap: int) -> dict:
+    """The board's sweep in measure.js deepestStart's terms: every count of `sw` (a complete
+    `exact_sweep`), binding starts per par from the `binding_only` harvest (the JS sweep's
+    binding branch), and `starts`: block positions of every start at the deepest par (the
+    binding ones on twist boards; the JS `start` must be one of them; [] when none)."""
+    twist = any(b.kind in TWIST_KINDS for b in lv.blocks)
+    bound = exact_sweep(lv, per_depth=SWEEP_ALL, state_cap=cap, binding_only=True)
+    top = sw.deepest_binding if twist else sw.deepest
+    if twist:
+        pool = bound.harvest.get(top, [])
+    else:
+        pool = exact_sweep(lv, min_depth=max(top, 1), per_depth=SWEEP_ALL, state_cap=cap).harvest.get(top, [])
+    board = Board(lv)
+    return {"positions": sw.positions, "deepest_any": sw.deepest, "deepest_binding": sw.deepest_binding,
+            "binding": sw.binding, "deepest_margin": sw.deepest_margin, "solvable": sw.solvable,
+            "histogram": {str(d): n for d, n in sorted(sw.histogram.items())},
+            "binding_by_par": {str(d): len(c) for d, c in sorted(bound.harvest.items())},
+            "starts": [[list(p) for p in board.decode(c.state)[0]] for c in pool]}
 
 
 # ---------------------------------------------------------------------- the editor's edits
@@ -450,9 +483,11 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
             "days": day_vectors(), "stars": star_vectors(),
-            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP},
+            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
+                                                 "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP},
             "measures": [measure_vector(lv) for lv in sample]
-            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)],
+            + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)]
+            + [measure_vector(from_desc(d, id=f"binding-{i}")) for i, d in enumerate(BINDING)],
             "edits": edit_vectors(), "rush": rush_vectors(),
             "descs": desc_vectors(levels, random.Random(seed))}
 

@@ -6,12 +6,16 @@ is only compared against), its stored solution is replayed move by move, its mea
 (`lumina.engine.measure`) are taken again and compared with the stored analysis (packs
 older than lumina-gen/4 may lack its chain, forced moves, board's deepest, optional
 twist and label; newer ones must record them), and
-the one judge (`lumina.judge`) rules on it: twist binding (every level with sand, ice
-or rime), plans and dead blocks, near duplicates across every pack given, tutorials,
-each world's curve and the campaign's shape. The unlock gates are checked against a
-player who earns two stars everywhere.
+the one judge (`lumina.judge`) rules on it, from the fresh measures whatever the pack's
+version: twist binding and margin, dead and optional twists, the hardest start, the
+chain floor, plans and dead blocks, the label, near duplicates (decoys aside) across
+every pack given, tutorials, each world's label, twist margin targets and curve, and
+the campaign's shape (the test fixtures, `DESIGNED_SINCE`, are judged by the rules
+they were made under). The unlock gates are checked against a player who earns two
+stars everywhere.
 
-Prints per pack a count line (solvable, confirmed, twist levels that bind, par range)
+Prints per pack a count line (solvable, confirmed, twist levels that bind, par range,
+twist margin min and median, starts at their board's deepest, chain/par range)
 and a `moves→levels` histogram, names every failing level and why; exits 1 on any
 failure and 2 on unreadable input. With no arguments it checks the packs folder
 (`packs/world-*.json` and `packs/dailies.json`). The worlds' names, sizes, tutorials'
@@ -21,6 +25,7 @@ mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
 from __future__ import annotations
 
 import dataclasses
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +48,10 @@ class PackResult:
     confirmed: int = 0
     twist: int = 0              # levels with sand, ice or rime
     binding: int = 0            # of those, levels whose par exceeds their crystal par
+    measured: int = 0           # levels measured afresh
+    deepest: int = 0            # of those, levels that start at their board's deepest
+    margins: list[int] = field(default_factory=list)     # twist margins, tutorials excluded
+    chain_shares: list[float] = field(default_factory=list)   # chain / par (par >= 1)
     histogram: Counter = field(default_factory=Counter)
     failures: list[tuple[str, str]] = field(default_factory=list)
 
@@ -59,9 +68,19 @@ class PackResult:
                 "world": self.pack.meta.get("world"), "levels": len(self.pack.levels),
                 "solvable": self.solvable, "confirmed": self.confirmed,
                 "twist_levels": self.twist, "binding": self.binding,
+                "deepest_starts": self.deepest,
+                "twist_margin": _margin_json(self.margins),
+                "chain_share": ([min(self.chain_shares), max(self.chain_shares)]
+                                if self.chain_shares else None),
                 "par": list(lo_hi) if lo_hi else None,
                 "histogram": {str(k): v for k, v in sorted(self.histogram.items())},
                 "failures": [{"level": l, "reason": r} for l, r in self.failures]}
+
+
+def _margin_json(margins: Sequence[int]) -> dict | None:
+    if not margins:
+        return None
+    return {"min": min(margins), "median": statistics.median(margins)}
 
 
 @dataclass
@@ -93,14 +112,28 @@ def replay(level: Level, moves) -> str | None:
 # Packs written before the lumina-gen/4 measures (GEN4_MEASURES) may leave them out:
 # generator name -> the first version that records them. Every other pack must.
 MEASURED_SINCE = {"lumina-gen": 4, "lumina-fixtures": 3}
+# Packs judged by the rules before issue 17 (`judge.GEN3_LEVEL_REASONS`, no hardest
+# start, margin floor, decoy-blind near duplicates or world label): generator name ->
+# the first version judged by every rule. Only the test fixtures: a lumina-gen pack of
+# any version is judged by every rule (docs/RULES-DECISIONS.md 37).
+DESIGNED_SINCE = {"lumina-fixtures": 3}
+
+
+def _older(meta: dict, since: dict[str, int]) -> bool:
+    name, _, version = str(meta.get("generator", "")).partition("/")
+    return name in since and version.isdigit() and int(version) < since[name]
 
 
 def records_gen4_measures(meta: dict) -> bool:
     """True unless the pack's generator is one written before the lumina-gen/4 measures
     (docs/RULES-DECISIONS.md 33)."""
-    name, _, version = str(meta.get("generator", "")).partition("/")
-    return not (name in MEASURED_SINCE and version.isdigit()
-                and int(version) < MEASURED_SINCE[name])
+    return not _older(meta, MEASURED_SINCE)
+
+
+def judged_designed(meta: dict) -> bool:
+    """True unless the pack's generator is marked as made under the rules before issue
+    17 (`DESIGNED_SINCE`: the test fixtures only)."""
+    return not _older(meta, DESIGNED_SINCE)
 
 
 def _analysis_diff(stored, fresh, gen4: bool = True) -> list[str]:
@@ -122,6 +155,24 @@ def _verdict(reason: str, lv: Level, m: Measures) -> str:
     if reason == "unbound":
         return (f"twist does not bind: par {m.optimal}, crystal par {m.crystal_optimal} "
                 "(must be below par)")
+    if reason == "margin":
+        return (f"twist margin {m.optimal - m.crystal_optimal} (par {m.optimal}, crystal par "
+                f"{m.crystal_optimal}) is under {judge.margin_floor(lv)} "
+                f"({', '.join(judge.twist_kinds(lv))})")
+    if reason == "dead_twist":
+        dead = judge.dead_twists(lv, m.dead_blocks)
+        return (f"twist block{'s' if len(dead) > 1 else ''} "
+                f"{', '.join(f'{i} ({lv.blocks[i].kind})' for i in dead)} never move"
+                f"{'' if len(dead) > 1 else 's'} in an optimal solution")
+    if reason == "optional_twist":
+        return "an optimal solution moves no sand, ice or rime block (the twist is optional)"
+    if reason == "not_deepest":
+        deepest = "unknown (its sweep passed the state cap)" if m.deepest is None else m.deepest
+        return (f"does not start at its board's deepest: par {m.optimal}, the board's "
+                f"deepest {deepest}")
+    if reason == "chain":
+        return (f"chain {m.chain} of par {m.optimal} is under {judge.MIN_CHAIN_SHARE:.2f} of "
+                f"par (from par {judge.MIN_CHAIN_SHARE_FROM})")
     if reason == "plans":
         return (f"{m.plans}{'+' if m.plans_capped else ''} plans (at most "
                 f"{judge.max_plans(beam)})")
@@ -155,17 +206,30 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if m.outcome is not Outcome.SOLVED or m.optimal != sol.optimal:
         res.fail(lv.id, f"measure finds {m.outcome.value} {m.optimal}, the solver {sol.optimal}")
         return None
+    designed = judged_designed(res.pack.meta)
+    res.measured += 1
+    res.deepest += m.deepest == m.optimal
+    if m.optimal and m.chain is not None:
+        res.chain_shares.append(m.chain / m.optimal)
     if judge.has_twist(lv):
         res.twist += 1
         res.binding += judge.binds(lv, m.crystal_optimal, m.optimal)
+        margin = judge.twist_margin(lv, m.crystal_optimal, m.optimal)
+        if margin is not None and not lv.tutorial:
+            res.margins.append(margin)
     if lv.analysis is None:
         res.fail(lv.id, "no stored analysis")
     else:
-        for diff in _analysis_diff(lv.analysis, judge.analysis(lv, m),
-                                   records_gen4_measures(res.pack.meta)):
+        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m),
+                               records_gen4_measures(res.pack.meta))
+        for diff in diffs:
             res.fail(lv.id, diff)
+        if not any(d.startswith("analysis.mechanics ") for d in diffs):
+            for p in judge.label_problems(lv):          # (said once: as a field or here)
+                res.fail(lv.id, p)
     if not lv.tutorial:
-        reason = judge.screen(lv, optimal=sol.optimal, moves=sol.moves, measured=m).reason
+        reason = judge.judge_level(lv, m, beam=lv.win == "beam", reasons=judge.LEVEL_REASONS
+                                   if designed else judge.GEN3_LEVEL_REASONS)
         if reason:
             res.fail(lv.id, _verdict(reason, lv, m))
     return m
@@ -174,8 +238,11 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
 def check_world(res: PackResult, number: int, measured: dict[str, Measures],
                 campaign: Campaign = CAMPAIGN) -> None:
     """A world pack's shape, as the campaign has it: its name, its number of levels,
-    the tutorial first and teaching its mechanic, the curve."""
+    the tutorial first and teaching its mechanic, the curve, every level carrying the
+    world's mechanic, and its twist margins meeting the world's targets (median and
+    last five)."""
     levels, where = res.pack.levels, res.pack.path.name
+    designed = judged_designed(res.pack.meta)
     try:
         w = campaign.world(number)
     except KeyError:
@@ -191,13 +258,22 @@ def check_world(res: PackResult, number: int, measured: dict[str, Measures],
         if not tut.tutorial:
             res.fail(tut.id, "level 1 of a world must be its hand-authored tutorial")
         elif tut.id in measured:
-            for p in judge.tutorial_problems(tut, measured[tut.id], w.mechanic):
+            for p in judge.tutorial_problems(tut, measured[tut.id], w.mechanic,
+                                             designed=designed):
                 res.fail(tut.id, p)
     for lv in levels[1:]:
         if lv.tutorial:
             res.fail(lv.id, "only level 1 of a world is a tutorial")
     for p in judge.curve_problems(_pars(res.pack), f"world {number}"):
         res.fail(where, p)
+    if designed:
+        for lv in levels:
+            why = judge.world_label_problem(w.mechanic, lv)
+            if why:
+                res.fail(lv.id, why)
+        for p in judge.world_margin_problems(res.margins, median=w.margin_median,
+                                             last=w.margin_last, label=f"world {number}"):
+            res.fail(where, p)
 
 
 def _pars(pack: Pack) -> list[int]:
@@ -206,24 +282,43 @@ def _pars(pack: Pack) -> list[int]:
     return [lv.optimal for lv in pack.levels if not lv.tutorial and lv.optimal is not None]
 
 
-def near_duplicates(results: Sequence[PackResult]) -> None:
+def near_duplicates(results: Sequence[PackResult],
+                    measured: dict[int, dict[str, Measures]] | None = None) -> None:
     """One near-duplicate index over every level of every pack given, in the order
-    given: a level fails when it nearly duplicates one before it or any tutorial.
-    Tutorials are indexed first and never failed themselves: hand-authored boards may
-    resemble each other, a generated level may not resemble them
-    (docs/RULES-DECISIONS.md 13b)."""
-    seen = judge.Seen(lv for res in results for lv in res.pack.levels if lv.tutorial)
-    for res in results:
+    given: a level fails when it nearly duplicates one before it or any tutorial, on
+    the whole board or on its live blocks (its decoys, the non-key blocks that move in
+    no optimal solution as measured afresh, left out: `measured` maps each result's
+    index to its fresh measures by level id; a level not measured, or of a pack judged
+    by the older rules, is compared on its whole board). Tutorials are indexed first
+    and never failed themselves: hand-authored boards may resemble each other, a
+    generated level may not resemble them (docs/RULES-DECISIONS.md 13b)."""
+    measured = measured or {}
+
+    def dead(n: int, res: PackResult, lv: Level) -> tuple[int, ...]:
+        m = measured.get(n, {}).get(lv.id)
+        if m is None or not judged_designed(res.pack.meta):
+            return ()
+        return tuple(m.dead_blocks)
+
+    seen = judge.Seen()
+    for n, res in enumerate(results):
+        for lv in res.pack.levels:
+            if lv.tutorial:
+                seen.add(lv, dead=dead(n, res, lv))
+    for n, res in enumerate(results):
         for lv in res.pack.levels:
             if lv.tutorial:
                 continue
-            hit = seen.find(lv)
+            hit = seen.find(lv, dead=dead(n, res, lv))
             if hit is not None and hit.same:
                 res.fail(lv.id, f"same puzzle as {hit.owner} (up to symmetry and translation)")
+            elif hit is not None and hit.live:
+                res.fail(lv.id, f"near duplicate of {hit.owner} (its live blocks identical or "
+                         "one block apart, decoys aside, up to symmetry and translation)")
             elif hit is not None:
                 res.fail(lv.id, f"near duplicate of {hit.owner} (one block apart, up to "
                          "symmetry and translation)")
-            seen.add(lv)
+            seen.add(lv, dead=dead(n, res, lv))
 
 
 def gate_check(results: Sequence[PackResult], gates_of: dict[int, int] = CAMPAIGN.gates
@@ -252,13 +347,21 @@ def _summary(res: PackResult) -> str:
     title = f"World {number} ({pack.name})" if isinstance(number, int) else pack.name
     lo_hi = res.par_range
     par = f"par {lo_hi[0]}-{lo_hi[1]}" if lo_hi else "par -"
-    return (f"{title}: {res.solvable}/{n} solvable · {res.confirmed}/{n} optimal counts "
-            f"confirmed · {res.binding}/{res.twist} twist levels bind · {par}")
+    parts = [f"{res.solvable}/{n} solvable", f"{res.confirmed}/{n} optimal counts confirmed",
+             f"{res.binding}/{res.twist} twist levels bind", par]
+    if res.margins:
+        parts.append(f"twist margin min {min(res.margins)} median "
+                     f"{judge.num_text(statistics.median(res.margins))}")
+    parts.append(f"{res.deepest}/{n} start at their board's deepest")
+    if res.chain_shares:
+        parts.append(f"chain/par {min(res.chain_shares):.2f}-{max(res.chain_shares):.2f}")
+    return f"{title}: " + " · ".join(parts)
 
 
 def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
     results = []
     worlds_pars: dict[int, list[int]] = {}
+    fresh: dict[int, dict[str, Measures]] = {}
     for pack in packs:
         res = PackResult(pack=pack)
         measured = {}
@@ -274,8 +377,9 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> Verify
             for lv in pack.levels:
                 if lv.tutorial:
                     res.fail(lv.id, "only level 1 of a world is a tutorial")
+        fresh[len(results)] = measured
         results.append(res)
-    near_duplicates(results)
+    near_duplicates(results, fresh)
     lines = []
     for res in results:
         lines.append(_summary(res))

@@ -61,6 +61,8 @@ class Bucket:
     mirrors: tuple[int, int] = (0, 0)
     deep: int = 0                  # > 0: deep layout search, this many sweeps per search
     upward: bool = False           # a missed target may only be filled by a harder par
+    margin: int = 0                # twist buckets: the least twist margin (par - crystal par)
+                                   # a level may ship with (0: the judge's floor per kind)
 
     def targets(self) -> list[int]:
         """The optimal counts this bucket aims for, spread evenly over the band."""
@@ -79,6 +81,8 @@ class World:
     gate: int                      # campaign stars that open it
     tutorial: Level
     buckets: tuple[Bucket, ...]
+    margin_median: int = 0         # twist worlds: the median twist margin is at least this
+    margin_last: int = 0           # and each of the last five levels' margin at least this
 
     @property
     def pack(self) -> str:
@@ -157,10 +161,12 @@ _SIZE = re.compile(r"([0-9])x([0-9])", re.ASCII)
 _TOP = {"curve": True, "worlds": True, "dailies": False}
 _CURVE = {"first_peak": True, "final_peak": True}
 _WORLD = {"name": True, "mechanic": True, "seed": True, "gate": True, "tutorial": True,
-          "buckets": True}
+          "buckets": True, "margin": False}
+_MARGIN = {"median": True, "last": True}
 _TUTORIAL = {"name": True, "exit": True, "rows": True, "kinds": False, "beam": False}
 _BUCKET = {"size": True, "band": True, "levels": True, "blockers": True, "twists": False,
-           "walls": False, "beam": False, "mirrors": False, "deep": False, "upward": False}
+           "walls": False, "beam": False, "mirrors": False, "deep": False, "upward": False,
+           "margin": False}
 _DAILIES = {"seed": True, "pool": True, "buckets": True}
 
 
@@ -255,7 +261,8 @@ class _Reader:
                       walls=self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
                       beam=beam, mirrors=mirrors,
                       deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
-                      upward=self.flag(where, f"{name}.upward", b.get("upward", False)))
+                      upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
+                      margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999))
 
     def tutorial(self, where: str, raw: Any, number: int) -> Level:
         t = self.table(where, "tutorial", raw, _TUTORIAL)
@@ -287,7 +294,10 @@ class _Reader:
     def world(self, i: int, raw: Any) -> World:
         where = f"world {i + 1}"
         w = self.table(where, "", raw, _WORLD)
-        return World(number=i + 1, name=self.text(where, "name", w["name"]),
+        mg = self.table(where, "margin", w.get("margin", {"median": 0, "last": 0}), _MARGIN)
+        return World(margin_median=self.integer(where, "margin.median", mg["median"], 0, 999),
+                     margin_last=self.integer(where, "margin.last", mg["last"], 0, 999),
+                     number=i + 1, name=self.text(where, "name", w["name"]),
                      mechanic=self.choice(where, "mechanic", w["mechanic"], MECHANICS),
                      seed=self.integer(where, "seed", w["seed"]),
                      gate=self.integer(where, "gate", w["gate"], 0, 10**6),

@@ -37,7 +37,7 @@ def test_help_lists_every_benchmark_and_every_module_is_listed():
     assert proc.returncode == 0, proc.stderr
     names = [name for name, _ in bench.BENCHMARKS]
     assert names == ["solver", "analyse", "sweep", "deep", "strategies", "generate", "cluster",
-                     "site", "playtest", "editor"]
+                     "site", "playtest", "editor", "hint"]
     listed = [ln.split()[0] for ln in proc.stdout.splitlines()
               if ln.startswith("    ") and ln.split()[0] in names]
     assert listed == names, proc.stdout

@@ -89,7 +89,7 @@ def _swap(old: str, new: str, count: int = 1) -> str:
     (_swap("seed = 7", "seed = true"), "world 1: seed: must be a whole number, got True"),
     (_swap("final_peak = 6\n", ""), "curve: final_peak: missing"),
     (_swap('name = "Demo Frost"', 'name = ""'), "world 2: name: must not be empty"),
-    (_swap("  blockers = [3, 6]\n  twists", "  blockers = [3, 6]\n  mirrors = [1, 2]\n  twists"),
+    (_swap("  blockers = [4, 7]\n  twists", "  blockers = [4, 7]\n  mirrors = [1, 2]\n  twists"),
      "world 2: buckets[0].mirrors: mirrors belong to beam buckets"),
     (DEMO_TEXT + "\n[dailies]\nseed = 1\npool = 3\n\n  [[dailies.buckets]]\n  size = \"5x5\"\n"
      "  band = [4, 6]\n  levels = 2\n  blockers = [3, 6]\n", "dailies: pool: 3, but the buckets hold 2"),

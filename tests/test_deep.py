@@ -179,6 +179,17 @@ def test_bench_deep_smoke(tmp_path):
     assert int(m[1]) == sum(1 for row in rows if row["optimal"] >= 6)
 
 
+def test_bench_deep_beam_searches_beam_layouts(tmp_path):
+    """`bench deep --beam` measures World 5's finale search (issue 17: 45 on 4 of 5)."""
+    out = tmp_path / "deep.jsonl"
+    p = _bench("--target", "5", "--seeds", "1", "--size", "5x5", "--budget", "300",
+               "--beam", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "5x5 beam (mirrors 1-3)" in p.stdout.splitlines()[0]
+    rows = [Level.from_json(json.loads(line)) for line in out.read_text().splitlines()]
+    assert rows and all(lv.win == "beam" and lv.mirrors for lv in rows)
+
+
 @pytest.mark.parametrize("args", [["--target", "0"], ["--target", "5", "--seeds", "x"],
                                   ["--target", "5", "--size", "9x9"], ["--seeds", "2"]])
 def test_bench_deep_bad_flags_exit_2(args):
@@ -199,3 +210,76 @@ def test_restarts_keep_the_best_and_stay_deterministic():
     assert a.layout == b.layout and a.trace == b.trace and a.sweeps == 120
     assert a.deepest == max(d for _, d in a.trace) == a.sweep.deepest
     assert _solved(a.layout)
+
+
+# ---------------------------------------------------------------------------
+# Aiming (issue 17): a level starts at its board's deepest, so a search aims the
+# board's deepest at its target, and scores a twist board's margin with its depth.
+
+def test_aim_folds_a_board_deeper_than_its_target():
+    """A level cannot be cut from a deeper board (RULES.md "The hardest start"): a
+    board two moves too deep is as far from an exact aim as one two moves short."""
+    from lumina.gen.search import Aim
+    aim = Aim(target=20, exact=True)
+    assert aim.depth(18) == aim.depth(22) == 18 and aim.depth(20) == 20
+    assert Aim(target=20).depth(22) == 22
+
+
+def test_aimed_search_stops_only_on_a_board_whose_deepest_is_the_target():
+    for seed in (1, 2, 3):
+        r = search(CRYSTAL_5, seed, target=6, budget_sweeps=400, exact=True)
+        if r.reached_at_sweep is not None:
+            assert r.deepest == 6 == exact_sweep(r.layout, per_depth=0).deepest
+            return
+    raise AssertionError("no aimed search reached 6 on a 5x5 board in 400 sweeps")
+
+
+def test_margin_under_the_floor_costs_more_than_a_move_of_depth():
+    """The twist-margin objective: with an aim's floor of 3, a board one move shallower
+    but on the floor beats one at the target with margin 1, and margin above the floor
+    breaks ties between boards of one depth."""
+    from types import SimpleNamespace
+
+    from lumina.gen.search import Aim, _score
+    aim = Aim(target=20, exact=True, margin=3)
+
+    def sw(d, m):
+        return SimpleNamespace(deepest=d, deepest_binding=d, deepest_margin=m, binding=1,
+                               histogram={}, positions=100)
+    assert _score(sw(19, 3), True, "none", aim) > _score(sw(20, 1), True, "none", aim)
+    assert _score(sw(20, 6), True, "none", aim) > _score(sw(20, 3), True, "none", aim)
+    assert _score(sw(21, 7), True, "none", aim) < _score(sw(20, 3), True, "none", aim)
+    assert aim.hit(sw(20, 3), True) and not aim.hit(sw(20, 2), True)
+    assert not aim.hit(sw(21, 5), True)
+
+
+def test_twist_search_with_a_margin_floor_returns_its_margin():
+    r = search(SAND_5, 4, target=7, budget_sweeps=600, exact=True, margin=2)
+    if r.reached_at_sweep is not None:
+        sw = exact_sweep(r.layout, per_depth=0)
+        assert sw.deepest_binding == 7 and sw.deepest_margin >= 2
+
+
+def test_light_mutation_keeps_beam_layouts_solved_and_moves_the_lantern():
+    """Beam searches retrace the light through new mirrors (issue 17: the finale is
+    beam); every layout they score is still solved, and runs reach new lanterns."""
+    import random as _random
+
+    from lumina.gen.layouts import _frame_of
+    from lumina.gen.search import _level, _m_light
+    start = random_layout(BEAM_5, _random.Random(3))
+    frame = _frame_of(start, BEAM_5)
+    blockers = [b for b in start.blocks if b.kind != "key"]
+    exits = set()
+    rng = _random.Random(5)
+    for _ in range(60):
+        got = _m_light(rng, frame, blockers, list(start.walls))
+        if got is None:
+            continue
+        lv = _level(got[2], got[0], got[1])
+        if lv is not None:
+            assert _solved(lv)
+            exits.add((lv.exit.side, lv.exit.index))
+    assert len(exits) >= 2
+    assert _m_light(rng, _frame_of(random_layout(CRYSTAL_5, _random.Random(1)), CRYSTAL_5),
+                    [], []) is None

@@ -3,12 +3,14 @@ tutorials and curves. Every board is drawn as ASCII; its symmetric images are dr
 by transforming the rows here, independently of the judge's own geometry."""
 from __future__ import annotations
 
+import dataclasses
 
 from lumina.desc import from_grid
 from lumina.engine import measure, solve
-from lumina.judge import (MAX_DEAD_SHARE, MAX_PLANS, NearIndex, band_reason, binds,
+from lumina.judge import (LEVEL_REASONS, MARGIN_FLOOR, MAX_DEAD_SHARE, MAX_PLANS,
+                          MIN_CHAIN_SHARE, MIN_CHAIN_SHARE_FROM, NearIndex, band_reason, binds,
                           campaign_problems, curve_problems, dead_share, family_key,
-                          has_twist, judge_level, tutorial_problems)
+                          has_twist, judge_level, margin_floor, tutorial_problems)
 from lumina.model import Beam, Exit
 
 # 6x5, exit right of row 1.
@@ -175,23 +177,43 @@ def test_binds():
     assert not binds(rime, None, 3)          # unknown crystal par proves nothing
 
 
-def test_judge_level_reasons():
+# A rime level that passes every rule: par 6, crystal par 4 (margin 2, rime's floor),
+# both rime blocks move, every optimal solution moves one, its start is its board's
+# deepest, chain 5 of 6; D (block 4) is its one decoy (1 of 4 blockers).
+RIME_GOOD = [".....",
+             "...EE",
+             ".....",
+             "AA.BC",
+             ".DDBC"]
+
+
+def rime_good(rows=RIME_GOOD):
+    return lv(rows, index=3, kinds={"B": "rime", "C": "rime"})
+
+
+def fake(**kw):
+    """Measures of a par-3 level that passes every rule, with `kw` changed."""
     from lumina.engine import Measures, Outcome
+    base = dict(outcome=Outcome.SOLVED, optimal=3, plans=1, plans_capped=False,
+                solutions=1, solutions_capped=False, dead_blocks=(), crystal_optimal=1,
+                first_moves=(), first_moves_optimal=1, first_moves_legal=1,
+                component_states=1, traps=0, chain=3, chain_capped=False, forced=1,
+                optional_twist=False, dead_twists=(), deepest=3)
+    return Measures(**{**base, **kw})
+
+
+def test_judge_level_reasons():
+    good = rime_good()
+    m = measure(good)
+    assert (m.optimal, m.crystal_optimal, m.deepest, m.chain, m.dead_blocks) == (6, 4, 6, 5, (4,))
+    assert not m.optional_twist and judge_level(good, m, beam=False) is None
     rime = lv(RIME, kinds={"R": "rime"})
     m = measure(rime)
-    assert m.dead_blocks == (2,)                     # CC never moves: 1 of 2 blockers
-    assert judge_level(rime, m, beam=False) == "dead_blocks"
-    assert judge_level(rime, m, beam=True) is None   # beam levels allow 67%
+    assert (m.optimal, m.crystal_optimal, m.dead_blocks) == (3, 2, (2,))
+    assert judge_level(rime, m, beam=False) == "margin"          # rime's floor is 2
     sand = lv(SAND_LOOSE, kinds={"S": "sand"})
     assert judge_level(sand, measure(sand), beam=False) == "unbound"
 
-    def fake(**kw):
-        base = dict(outcome=Outcome.SOLVED, optimal=3, plans=1, plans_capped=False,
-                    solutions=1, solutions_capped=False, dead_blocks=(), crystal_optimal=2,
-                    first_moves=(), first_moves_optimal=1, first_moves_legal=1,
-                    component_states=1, traps=0, chain=3, chain_capped=False, forced=1,
-                    optional_twist=False, dead_twists=(), deepest=3)
-        return Measures(**{**base, **kw})
     assert judge_level(rime, fake(), beam=False) is None
     assert judge_level(rime, fake(plans=MAX_PLANS), beam=False) is None
     assert judge_level(rime, fake(plans=MAX_PLANS + 1), beam=False) == "plans"
@@ -199,18 +221,83 @@ def test_judge_level_reasons():
     assert judge_level(rime, fake(dead_blocks=(2,)), beam=False) == "dead_blocks"   # 1 of 2
     assert dead_share(rime, (0, 2)) == 0.5 > MAX_DEAD_SHARE                        # key ignored
     assert judge_level(rime, fake(dead_blocks=(2,)), beam=True) is None             # beam: 67%
-    # cheapest first: an unbound level is "unbound" whatever its plans
+    assert judge_level(rime, fake(crystal_optimal=2), beam=False) == "margin"
+    assert judge_level(rime, fake(crystal_optimal=1), beam=False, margin=3) == "margin"
+    assert judge_level(rime, fake(crystal_optimal=0), beam=False, margin=3) is None
+    assert judge_level(rime, fake(dead_blocks=(1,)), beam=False) == "dead_twist"    # R
+    assert judge_level(rime, fake(optional_twist=True), beam=False) == "optional_twist"
+    assert judge_level(rime, fake(deepest=4), beam=False) == "not_deepest"
+    assert judge_level(rime, fake(deepest=None), beam=False) == "not_deepest"
+    assert judge_level(rime, fake(chain=None), beam=False) == "chain"
+    # every reason in LEVEL_REASONS order: the first failing one is given
     assert judge_level(rime, fake(crystal_optimal=3, plans=10**6), beam=False) == "unbound"
+    worst = dict(crystal_optimal=2, dead_blocks=(1, 2), optional_twist=True, deepest=9,
+                 chain=None, plans=10**6)
+    got = []
+    for reason in LEVEL_REASONS[1:]:
+        got.append(judge_level(rime, fake(**worst), beam=False))
+        worst.pop({"margin": "crystal_optimal", "dead_twist": "dead_blocks",
+                   "optional_twist": "optional_twist", "not_deepest": "deepest",
+                   "chain": "chain", "plans": "plans", "dead_blocks": "dead_blocks"}[reason],
+                  None)
+        if reason == "dead_twist":
+            worst["dead_blocks"] = (2,)
+    assert got == list(LEVEL_REASONS[1:])
+
+
+def test_twists_are_judged_only_on_twist_levels():
+    crystal = lv(SAND_LOOSE)                  # the same board, S crystal: no twist
+    m = fake(crystal_optimal=None, optional_twist=False)
+    assert margin_floor(crystal) == 0 and judge_level(crystal, m, beam=False) is None
+    assert judge_level(crystal, m, beam=False, margin=5) is None      # no twist, no margin
+
+
+def test_margin_floor_is_the_strictest_kind_on_the_board():
+    assert MARGIN_FLOOR == {"sand": 2, "rime": 2, "ice": 1}
+    assert margin_floor(lv(SAND_LOOSE)) == 0
+    assert margin_floor(lv(SAND_LOOSE, kinds={"S": "ice"})) == 1
+    assert margin_floor(lv(SAND_LOOSE, kinds={"S": "sand"})) == 2
+    assert margin_floor(lv(RIME, kinds={"R": "rime", "C": "ice"})) == 2
+    ice = lv(RIME, kinds={"R": "ice"})
+    assert judge_level(ice, fake(crystal_optimal=2), beam=False) is None       # ice: 1 will do
+    assert judge_level(ice, fake(crystal_optimal=2), beam=False, margin=2) == "margin"
+
+
+# Par 24, chain 13 (0.54) and 14 (0.58) around the floor of 0.55 from par 20; under
+# par 20 a short chain is allowed.
+def test_chain_floor():
+    assert (MIN_CHAIN_SHARE, MIN_CHAIN_SHARE_FROM) == (0.55, 20)
+    crystal = lv(SAND_LOOSE)
+
+    def verdict(par, chain):
+        return judge_level(crystal, fake(optimal=par, deepest=par, chain=chain,
+                                         crystal_optimal=None), beam=False)
+    assert verdict(24, 13) == "chain" and verdict(24, 14) is None
+    assert verdict(20, 10) == "chain" and verdict(20, 11) is None          # 11/20 = 0.55
+    assert verdict(19, 2) is None                                          # under par 20
 
 
 def test_judge_level_reads_a_pack_analysis():
     from lumina.judge import analysis
+    good = rime_good()
+    a = analysis(good, measure(good))
+    assert a.family == family_key(good) and a.dead_share == 0.25
+    assert judge_level(good.replace(optimal=6), a, beam=False) is None
+    assert judge_level(good.replace(optimal=5), a, beam=False) == "margin"
+    assert judge_level(good.replace(optimal=4), a, beam=False) == "unbound"
+    assert judge_level(good.replace(optimal=6), a, beam=False, margin=3) == "margin"
     rime = lv(RIME, kinds={"R": "rime"})
     a = analysis(rime, measure(rime))
-    assert a.family == family_key(rime) and a.dead_share == 0.5
-    assert judge_level(rime.replace(optimal=3), a, beam=True) is None
-    assert judge_level(rime.replace(optimal=3), a, beam=False) == "dead_blocks"
-    assert judge_level(rime.replace(optimal=2), a, beam=True) == "unbound"
+    assert judge_level(rime.replace(optimal=3), a, beam=False) == "margin"
+    # a pack older than lumina-gen/4 records no chain, deepest or optional twist: the
+    # checks that need them are skipped, never failed
+    old = dataclasses.replace(analysis(good, measure(good)), chain=None, deepest=None,
+                              optional_twist=None, forced=None, mechanics=None)
+    assert judge_level(good.replace(optimal=6), old, beam=False) is None
+    assert judge_level(good.replace(optimal=6), dataclasses.replace(old, deepest=7),
+                       beam=False) == "not_deepest"
+    assert judge_level(good.replace(optimal=6), dataclasses.replace(old, dead_blocks=(2,)),
+                       beam=False) == "dead_twist"
 
 
 def test_band_reason():
@@ -224,9 +311,31 @@ def test_tutorial_that_teaches_nothing_is_caught():
     sand = lv(SAND_LOOSE, kinds={"S": "sand"})
     probs = tutorial_problems(sand, measure(sand), "sand")
     assert any("teaches nothing" in p for p in probs), probs
-    rime = lv(RIME, kinds={"R": "rime"})
+    rime = lv(RIME_TUTORIAL, "top", 2, kinds={"D": "rime"})
     assert tutorial_problems(rime, measure(rime), "rime") == []
     assert any("no sand block" in p for p in tutorial_problems(rime, measure(rime), "sand"))
+
+
+# One plan, par 10 against crystal par 7, its board's deepest start (w4-12 of lumina-gen/3).
+RIME_TUTORIAL = ["H.DD..",
+                 "H#.EI.",
+                 "CCCEI.",
+                 "JJABBG",
+                 "..AFFG"]
+
+
+def test_tutorial_must_start_deepest_and_meet_its_margin_floor():
+    thin = lv(RIME, kinds={"R": "rime"})                  # one plan, but binds by one move
+    m = measure(thin)
+    assert (m.plans, m.optimal, m.crystal_optimal) == (1, 3, 2)
+    assert tutorial_problems(thin, m, "rime") == [
+        "tutorial does not start at its board's deepest: par 3, the board's deepest 4",
+        "rime tutorial's twist margin 1 is under 2"]
+    assert tutorial_problems(thin, m, "rime", designed=False) == []     # the older rules
+    good = lv(RIME_TUTORIAL, "top", 2, kinds={"D": "rime"})
+    m = measure(good)
+    assert tutorial_problems(good, dataclasses.replace(m, deepest=11), "rime") == [
+        "tutorial does not start at its board's deepest: par 10, the board's deepest 11"]
 
 
 def test_tutorial_with_two_plans_is_caught():
@@ -302,14 +411,26 @@ def test_campaign_problems():
         {1: [3, 9], 2: [4, 7]}, first_peak=5, final_world=2, final_peak=7))
 
 
+# RIME_GOOD with its decoy D moved and a second decoy F added: two blocks apart on the
+# whole board, the same live blocks (E, the key, both rime blocks).
+RIME_GOOD_DECOYS = ["FF...",
+                    "...EE",
+                    ".....",
+                    "AA.BC",
+                    "DD.BC"]
+
+
 def test_screen_returns_the_first_failing_reason_in_the_judges_order():
-    """One chain of verdicts: solver, band, duplicates, binding, then the measures."""
+    """One chain of verdicts: solver, band, duplicates, binding and margin, the
+    measures, near duplicates on the live blocks, then the measured verdicts."""
     from lumina.judge import REASONS, Seen, screen
-    rime = lv(RIME, kinds={"R": "rime"})                  # par 3, crystal 2, CC dead
-    assert screen(rime).reason == "dead_blocks"
-    v = screen(rime, band=(3, 3))
-    assert (v.reason, v.optimal, len(v.moves)) == ("dead_blocks", 3, 3)
-    assert v.measures is not None and v.measures.crystal_optimal == 2
+    good = rime_good()                                    # par 6, crystal 4
+    v = screen(good, band=(6, 6))
+    assert (v.reason, v.optimal, len(v.moves)) == (None, 6, 6)
+    assert v.measures is not None and v.measures.crystal_optimal == 4
+    assert screen(good, margin=3).reason == "margin"      # a bucket's own least margin
+    rime = lv(RIME, kinds={"R": "rime"})                  # par 3, crystal 2: margin 1
+    assert screen(rime).reason == "margin"
     assert screen(rime, band=(4, 9)).reason == "under_band"
     assert screen(rime, band=(1, 9), wanted=lambda par: par != 3).reason == "band_full"
     seen = Seen([rime])
@@ -319,9 +440,50 @@ def test_screen_returns_the_first_failing_reason_in_the_judges_order():
                   ).reason == "near_duplicate"
     sand = lv(SAND_LOOSE, kinds={"S": "sand"})
     assert screen(sand, crystal_par=solve(sand).optimal).reason == "unbound"
+    # the sweep's crystal par rules on the margin before anything is measured
+    v = screen(good, crystal_par=5)
+    assert (v.reason, v.measures) == ("margin", None)
+    assert screen(good, crystal_par=4, margin=3).reason == "margin"
     walled = lv(["....", "AA#.", "....", "...."], index=1)
     assert screen(walled).reason == "unsolvable"
     assert REASONS.index("duplicate") < REASONS.index("unbound") < REASONS.index("plans")
+
+
+def test_screen_turns_away_a_near_duplicate_that_differs_only_in_decoys():
+    from lumina.judge import Seen, analysis, screen
+    good = rime_good()
+    decoyed = rime_good(RIME_GOOD_DECOYS)
+    m = measure(decoyed)
+    assert m.dead_blocks == (0, 5) and judge_level(decoyed, m, beam=False) is None
+    assert screen(decoyed).reason is None                 # a good level on its own
+    seen = Seen([good.replace(analysis=analysis(good, measure(good)))])   # D a decoy
+    assert seen.find_board(decoyed) is None               # two blocks apart in full
+    v = screen(decoyed, seen=seen)
+    assert v.reason == "near_duplicate" and v.measures is not None     # found after measuring
+    assert Seen([decoyed]).find(good) is None             # neither level's decoys known
+    assert Seen([decoyed]).find(good, dead=(4,)) is None  # decoyed's own decoys unknown
+    seen = Seen()
+    seen.add(decoyed, "first", dead=m.dead_blocks)
+    hit = seen.find(good, dead=(4,))
+    assert (hit.reason, hit.owner, hit.same, hit.live) == ("near_duplicate", "first", False, True)
+
+
+def test_a_block_dead_in_one_level_and_live_in_the_other_is_a_difference():
+    """docs/RULES-DECISIONS.md 36: decoys are each level's own."""
+    from lumina.judge import Seen
+    good = rime_good()                                    # D (block 4) dead
+    # E moved a cell right and D moved a cell left: two blocks apart in full
+    other = rime_good([".....",
+                       "....E",
+                       "....E",
+                       "AA.BC",
+                       "DD.BC"])
+    seen = Seen()
+    seen.add(good, "good", dead=(4,))
+    assert seen.find(other, dead=()) is None              # D live here: E and D differ
+    assert seen.find(other, dead=(4,)).owner == "good"    # D a decoy in both: only E
+    # the key is never a decoy
+    assert seen.find(other, dead=(1, 4)).owner == "good"
 
 
 def test_seen_tells_an_exact_copy_from_a_symmetric_one_and_a_near_one():
@@ -337,3 +499,42 @@ def test_seen_tells_an_exact_copy_from_a_symmetric_one_and_a_near_one():
     hit = seen.find(lv(moved))
     assert (hit.reason, hit.same) == ("near_duplicate", False)
     assert seen.find(lv(["......", "AA.B..", "...B..", "..C...", "..C.DD"])) is None
+
+
+def test_world_margin_problems():
+    from lumina.judge import world_margin_problems
+    assert world_margin_problems([2, 3, 4, 5, 6, 6, 6, 6, 6], median=4, last=6, label="w4") == []
+    assert world_margin_problems([2, 2, 3, 6, 6, 6, 6, 6], median=4, last=6, label="w4") == []
+    low = world_margin_problems([2, 2, 2, 3, 3, 6, 6], median=4, last=6, label="w4")
+    assert low == ["w4: twist margin median 3 is under 4",
+                   "w4: twist margins of the last 5 levels 2 3 3 6 6: 3 under 6"]
+    assert world_margin_problems([1, 2, 2, 3], median=2, last=0, label="w3") == []  # median 2
+    assert world_margin_problems([1, 2, 2, 2], median=3, last=0, label="w3") == [
+        "w3: twist margin median 2 is under 3"]
+    assert world_margin_problems([1, 2], median=2, last=0, label="w3") == [
+        "w3: twist margin median 1.5 is under 2"]
+    assert world_margin_problems([1, 1], median=0, last=0, label="w3") == []    # no targets
+    assert world_margin_problems([], median=4, last=6, label="w3") == []
+
+
+def test_labels_tell_the_truth():
+    from lumina.judge import analysis, label_problems, world_label_problems
+    both = rime_good().replace(id="w4-16")
+    both = both.replace(blocks=tuple(b if i != 0 else dataclasses.replace(b, kind="ice")
+                                     for i, b in enumerate(both.blocks)))
+    assert both.mechanics == ("ice", "rime")
+    a = analysis(both, measure(both))
+    assert label_problems(both.replace(analysis=a)) == []
+    wrong = dataclasses.replace(a, mechanics=("rime",))
+    assert label_problems(both.replace(analysis=wrong)) == [
+        "label rime is not the board's: ice, rime"]
+    assert label_problems(both) == []                                   # nothing recorded
+    assert label_problems(both.replace(analysis=dataclasses.replace(a, mechanics=None))) == []
+    beam = beam_level(BEAM).replace(id="w5-02")
+    crystal = lv(BASE).replace(id="w5-30")
+    assert world_label_problems("beam", [beam, crystal]) == [
+        "w5-30: a beam world's level, but its board is crystal"]
+    assert world_label_problems("rime", [both]) == []
+    assert world_label_problems("ice", [both]) == []
+    assert world_label_problems("crystal", [crystal, both.replace(id="w1-02")]) == [
+        "w1-02: a crystal world's level, but its board is ice, rime"]

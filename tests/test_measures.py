@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given, note, settings
+from hypothesis import assume, event, given, note, settings
 from hypothesis import strategies as st
 
 import reference as R
@@ -563,3 +563,216 @@ def test_measure_without_the_deepest_changes_nothing_else(d):
     full, lean = measure(level), measure(level, with_deepest=False)
     assert lean.deepest is None
     assert dataclasses.replace(lean, deepest=full.deepest) == full
+
+
+# ------------------------------------ chain and optional twist, one sequence at a time
+#
+# A second brute force, read off RULES.md "Dependent moves" and "Twists carry the
+# puzzle" sequence by sequence: the optimal sequences come from a plain breadth-first
+# search over the reference rules (tests/reference.py's moves, nothing of lumina);
+# each sequence's dependency order is built from that sequence alone (every ordering
+# one adjacent commuting swap after another away, the order its moves keep in all of
+# them); its height is the sequence's chain, and the level's chain the least.
+
+def _bfs_optimal_sequences(d: dict, limit: int = MAX_SEQUENCES) -> list[tuple]:
+    """Every shortest winning move sequence, by layers of a plain BFS from the start:
+    a sequence is optimal when each move goes one layer deeper and it ends in a win at
+    the first layer holding one."""
+    s0 = R.start(d)
+    layer, depth, wins = {s0: None}, {s0: 0}, []
+    frontier = [s0]
+    while frontier and not wins:
+        wins = [s for s in frontier if R.is_solved(d, s)]
+        if wins:
+            break
+        nxt = []
+        for s in frontier:
+            for mv in R.moves(d, s):
+                t = R._slide(d, s, mv)
+                if t not in depth:
+                    depth[t] = depth[s] + 1
+                    nxt.append(t)
+        frontier = nxt
+    if not wins:
+        return []
+    par = depth[wins[0]]
+    good: dict = {}
+
+    def tails(s):                       # sequences from s to a win at depth par
+        if s in good:
+            return good[s]
+        if depth[s] == par:
+            out = [()] if R.is_solved(d, s) else []
+        else:
+            out = []
+            for mv in R.moves(d, s):
+                t = R._slide(d, s, mv)
+                if depth.get(t) == depth[s] + 1:
+                    out += [(mv,) + rest for rest in tails(t)]
+                    if len(out) > limit:
+                        raise R.CapExceeded(limit)
+        good[s] = out
+        return out
+    return sorted(tails(s0))
+
+
+def _swaps(d: dict, seq: tuple) -> list[tuple]:
+    """The orderings one swap of two adjacent moves away (RULES.md Plans: different
+    blocks, both orders legal from the same position, reaching the same position)."""
+    out, s = [], R.start(d)
+    states = [s]
+    for mv in seq:
+        s = R._slide(d, s, mv)
+        states.append(s)
+    for i in range(len(seq) - 1):
+        a, b = seq[i], seq[i + 1]
+        if a[0] == b[0] or b not in R.moves(d, states[i]):
+            continue
+        mid = R._slide(d, states[i], b)
+        if a in R.moves(d, mid) and R._slide(d, mid, a) == states[i + 2]:
+            out.append(seq[:i] + (b, a) + seq[i + 2:])
+    return out
+
+
+def _named(seq: tuple) -> list[tuple[int, int]]:
+    """Each move as (block, k): block's k-th move, the same name in every reordering."""
+    count: dict = {}
+    out = []
+    for b, _ in seq:
+        count[b] = count.get(b, 0) + 1
+        out.append((b, count[b]))
+    return out
+
+
+def _reorderings(d: dict, seq: tuple) -> frozenset:
+    """Every ordering of `seq` reached by swapping commuting neighbours, again and again."""
+    family, todo = {seq}, [seq]
+    while todo:
+        for other in _swaps(d, todo.pop()):
+            if other not in family:
+                family.add(other)
+                todo.append(other)
+    return frozenset(family)
+
+
+def _dependency_height(d: dict, seq: tuple, memo: dict | None = None) -> int:
+    """The height of `seq`'s dependency order: a move depends on an earlier one when no
+    reordering of `seq` (swapping commuting neighbours, again and again) puts it first;
+    the height is the number of moves in the longest run each depending on the one
+    before. `memo` shares the reorderings among the sequences of one plan (each
+    sequence's own order is still walked)."""
+    memo = {} if memo is None else memo
+    if seq not in memo:
+        family = _reorderings(d, seq)
+        where = [{o: i for i, o in enumerate(_named(s))} for s in family]
+        names = _named(seq)
+        after = frozenset((p, o) for p in names for o in names
+                          if all(w[p] < w[o] for w in where))
+        for s in family:
+            memo[s] = after
+    after = memo[seq]
+    order = _named(seq)
+    height: dict = {}
+    for j, o in enumerate(order):
+        height[o] = 1 + max((height[p] for p in order[:j] if (p, o) in after), default=0)
+    return max(height.values(), default=0)
+
+
+def test_dependency_height_of_a_relay_and_of_independent_clears():
+    relay = R.ascii_level("""
+        ..B...
+        AAB...
+        ..C...
+        ..C...
+        ......
+        ......
+    """, exit=("right", 1))
+    assert [_dependency_height(relay, s) for s in _bfs_optimal_sequences(relay)] == [3]
+    clears = R.ascii_level("""
+        ..B.C.
+        AAB.C.
+        ......
+        ......
+    """, exit=("right", 1))
+    assert [_dependency_height(clears, s) for s in _bfs_optimal_sequences(clears)] == [2, 2]
+
+
+# Crowded boards of every kind (more blocks than FAMILIES draws: deeper starts).
+DENSE = {
+    "crystal": S.dense_levels(win="exit", kinds=("crystal",), max_blocks=7),
+    "sand": S.dense_levels(win="exit", kinds=("crystal", "sand", "sand"), max_blocks=7),
+    "ice": S.dense_levels(win="exit", kinds=("crystal", "ice", "ice"), max_blocks=7),
+    "rime": S.dense_levels(win="exit", kinds=("crystal", "rime", "rime"), max_blocks=7),
+    "beam": S.dense_levels(win="beam", max_blocks=7),
+}
+
+
+@pytest.mark.parametrize("levels", [pytest.param(v, id=k) for k, v in DENSE.items()])
+@settings(max_examples=S.examples(20))
+@given(data=st.data())
+def test_chain_and_optional_twist_match_each_sequences_dependency_order(levels, data):
+    # The level starts at its layout's deepest start (found by the reference's own
+    # sweep), as generated levels do: random starts are mostly a move or two from a win.
+    layout = data.draw(levels, label="layout")
+    _small_layout(layout)
+    starts = _reference_sweep(layout)["starts"]
+    pars = sorted((p, pos) for pos, (_, p, _) in starts.items() if p is not None)
+    d = R.placed(layout, pars[-1][1]) if pars else layout
+    level = _small(d)
+    try:
+        seqs = _bfs_optimal_sequences(d)
+    except R.CapExceeded:
+        assume(False)
+    m = _compare_sequence_by_sequence(d, level, seqs)
+    event("unsolvable" if not seqs else
+          f"par {'0-2' if len(seqs[0]) <= 2 else '3+'}, "
+          f"{'one sequence' if len(seqs) == 1 else 'several sequences'}, "
+          f"optional twist {m.optional_twist}")
+
+
+def _compare_sequence_by_sequence(d: dict, level: Level, seqs: list[tuple]):
+    """measure(level)'s chain, optional twist and dead twists against the optimal
+    sequences `seqs`, each one's dependency order built on its own; the measures."""
+    m = measure(level)
+    if not seqs:
+        assert m.chain is None and m.optional_twist is False
+        return m
+    memo: dict = {}
+    heights = {s: _dependency_height(d, s, memo) for s in seqs}
+    assert m.optimal == len(seqs[0])
+    assert (m.chain, m.chain_capped) == (min(heights.values()), False)
+    kinds = [b["kind"] for b in d["blocks"]]
+    twist = [i for i, k in enumerate(kinds) if k in ("sand", "ice", "rime")]
+    assert m.optional_twist == (bool(twist) and any(all(b not in twist for b, _ in s)
+                                                    for s in seqs))
+    moved = {b for s in seqs for b, _ in s}
+    assert m.dead_twists == tuple(i for i in twist if i not in moved)
+    return m
+
+
+# Shipped-size levels of every kind (boards of the lumina-gen/3 packs that meet the
+# issue-17 rules, and two that break them: an ice level whose ice is optional, an ice
+# level with a dead ice block): deeper than random boards, with several plans.
+SHIPPED = {
+    "crystal": (".FF..\n.DD..\nGGBC.\nE.BC.\nE..AA", ("left", 4), {}, None),
+    "sand": (".GGII.\n.FFFBD\nEEC.BD\nH.C...\nH..AA.", ("left", 4), {"D": "sand", "E": "sand"}, None),
+    "ice": ("..E...\n..EGGF\n.DDC.F\n...C..\nAA.B..\n...B..", ("right", 4),
+            {"C": "ice", "F": "ice"}, None),
+    "ice optional": (".DDD.G\n.....G\n.BCFF.\nEBCHI.\nEAAHI.", ("right", 4),
+                     {"B": "ice", "G": "ice"}, None),
+    "rime": ("...C.\n...C.\n.EEC.\nD.BAA\nD.B..", ("left", 3), {"D": "rime"}, None),
+    "rime deep": ("..BB.\n..GCC\nDDG.A\n.F..A\n.FEEE", ("bottom", 4), {"B": "rime"}, None),
+    "beam": ("AAFF.\n.BB..\n.\\\\..\n.DD.C\nGGEEC", ("bottom", 2), {}, ("S", 0)),
+    "beam turn": ("..FFF\n/..E.\n..AE.\nDDABG\nCCCBG", ("bottom", 0), {}, ("W", 0)),
+}
+
+
+@pytest.mark.parametrize("name", list(SHIPPED))
+def test_chain_and_optional_twist_match_each_sequences_dependency_order_on_shipped_boards(name):
+    board, exit_, kinds, beam = SHIPPED[name]
+    d = R.ascii_level(board, exit=exit_, kinds=kinds, win="beam" if beam else "exit", beam=beam)
+    level = Level.from_json(d)
+    seqs = _bfs_optimal_sequences(d, limit=20_000)
+    assert len(seqs[0]) >= 6
+    _compare_sequence_by_sequence(d, level, seqs)
+    assert measure(level).optional_twist is (name == "ice optional")

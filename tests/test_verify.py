@@ -2,20 +2,23 @@
 solved and measured here), then corrupted one way at a time; and the committed packs."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 
+from lumina import judge
 from lumina.desc import from_grid
-from lumina.engine import measure, solve
+from lumina.engine import Board, level_at, measure, solve
 from lumina.judge import analysis, family_key
 from lumina.model import Beam, Exit, Level
 from lumina.packfile import write_pack
 from lumina.model import GEN4_MEASURES
-from lumina.verify import MEASURED_SINCE, default_paths, records_gen4_measures, verify_paths
-from lumina.worlds import world
+from lumina.verify import (DESIGNED_SINCE, MEASURED_SINCE, default_paths, judged_designed,
+                           records_gen4_measures, verify_paths)
+from lumina.worlds import CAMPAIGN, world
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "packs"
@@ -28,40 +31,66 @@ def run_verify(*paths) -> subprocess.CompletedProcess:
 
 
 # ---------------------------------------------------------------------------
-# Fixture levels: each passes every judge rule on its own.
+# Fixture levels: each passes every judge rule on its own (boards of the lumina-gen/3
+# dailies and worlds that meet the issue-17 rules: deepest starts, twist margins of 2).
 
 def grid(rows, side="right", index=2, **kw) -> Level:
     return from_grid(rows, exit=Exit(side=side, index=index), **kw)
 
 
-CRYSTAL_A = ["..D..",
-             "..DC.",
-             "AAECF",
-             "..E.F",
-             "....."]
-CRYSTAL_B = [".DDD.",
-             "GGG..",
-             "AAEFC",
-             "..EFC",
-             "....."]
-CRYSTAL_C = [".FCCC",
-             ".F..D",
-             "AA..D",
-             "EEE.G",
-             "....G"]
-SAND_BINDS = [".HHGG",
-              ".DD..",
-              "AA.E.",
-              "..SE.",
-              "..SFF"]
-RIME_BINDS = ["....",
-              "AA.R",
-              "...R",
-              "...."]
+CRYSTAL_A = [".FF..",              # exit left of row 4; par 6, 11 plans
+             ".DD..",
+             "GGBC.",
+             "E.BC.",
+             "E..AA"]
+CRYSTAL_B = ["FHCCC",              # exit top of column 4; par 6
+             "FHD.A",
+             "BBD.A",
+             "....E",
+             "..GGE"]
+CRYSTAL_C = ["A..GG",              # exit bottom of column 0; par 7, chain 7
+             "ACCE.",
+             "BBDE.",
+             "..DH.",
+             ".FFH."]
+SAND_BINDS = [".GGII.",            # exit left of row 4; par 8, crystal par 6
+              ".FFFBD",
+              "EEC.BD",
+              "H.C...",
+              "H..AA."]
+RIME_BINDS = ["...C.",             # exit left of row 3; par 6, crystal par 4
+              "...C.",
+              ".EEC.",
+              "D.BAA",
+              "D.B.."]
+RIME_THIN = ["....",               # rime binds by one move only: par 3, crystal par 2
+             "AA.R",
+             "...R",
+             "...."]
 SAND_LOOSE = ["..S.",              # the sand's one slide is all the best line needs
               "AAS.",
               "....",
               "...."]
+
+
+def crystal_a() -> Level:
+    return grid(CRYSTAL_A, side="left", index=4)
+
+
+def crystal_b() -> Level:
+    return grid(CRYSTAL_B, side="top", index=4)
+
+
+def crystal_c() -> Level:
+    return grid(CRYSTAL_C, side="bottom", index=0)
+
+
+def sand_binds() -> Level:
+    return grid(SAND_BINDS, side="left", index=4, kinds={"D": "sand", "E": "sand"})
+
+
+def rime_binds() -> Level:
+    return grid(RIME_BINDS, side="left", index=3, kinds={"D": "rime"})
 
 
 def finished(lv: Level, lid: str, **changes) -> Level:
@@ -72,10 +101,9 @@ def finished(lv: Level, lid: str, **changes) -> Level:
 
 
 def fixture_levels() -> list[Level]:
-    return [finished(grid(CRYSTAL_A), "d-001"), finished(grid(CRYSTAL_B), "d-002"),
-            finished(grid(SAND_BINDS, kinds={"S": "sand"}), "d-003"),
-            finished(grid(RIME_BINDS, index=1, kinds={"R": "rime"}), "d-004"),
-            finished(grid(CRYSTAL_C), "d-005")]
+    return [finished(crystal_a(), "d-001"), finished(crystal_b(), "d-002"),
+            finished(sand_binds(), "d-003"), finished(rime_binds(), "d-004"),
+            finished(crystal_c(), "d-005")]
 
 
 def write(tmp_path: Path, levels, pack="dailies", **meta) -> Path:
@@ -97,7 +125,8 @@ def test_clean_fixture_pack_passes(tmp_path):
     proc = run_verify(write(tmp_path, fixture_levels()))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert ("Fixture pool: 5/5 solvable · 5/5 optimal counts confirmed · "
-            "2/2 twist levels bind · par 3-6") in proc.stdout
+            "2/2 twist levels bind · par 6-8 · twist margin min 2 median 2 · "
+            "5/5 start at their board's deepest · chain/par 0.67-1.00") in proc.stdout
     assert "FAIL" not in proc.stdout
 
 
@@ -113,20 +142,20 @@ def _flip_x(rows):
     return [r[::-1] for r in rows]
 
 
-# CRYSTAL_A with D moved left a cell, mirrored left-right, and moved down a row
-NEAR_A = [".....",
-          "...D.",
-          ".C.D.",
-          "FCEAA",
-          "F.E.."]
+# CRYSTAL_A mirrored left-right, with F moved left a cell
+NEAR_A = [".FF..",
+          "..DD.",
+          ".CBGG",
+          ".CB.E",
+          "AA..E"]
 
 
 def near_a(lid: str) -> Level:
-    return finished(grid(NEAR_A, side="left", index=3), lid)
+    return finished(grid(NEAR_A, side="right", index=4), lid)
 
 
 def test_near_duplicate_mirrored_shifted_one_block_moved_is_caught(tmp_path):
-    assert family_key(near_a("x")) != family_key(grid(CRYSTAL_A))    # not the same board
+    assert family_key(near_a("x")) != family_key(crystal_a())        # not the same board
     proc = run_verify(write(tmp_path, fixture_levels() + [near_a("d-006")]))
     assert proc.returncode == 1
     assert "FAIL d-006: near duplicate of d-001" in proc.stdout
@@ -134,7 +163,7 @@ def test_near_duplicate_mirrored_shifted_one_block_moved_is_caught(tmp_path):
 
 
 def test_exact_copy_under_symmetry_is_caught(tmp_path):
-    copy = finished(grid(_flip_x(CRYSTAL_B), side="left"), "d-006")
+    copy = finished(grid(_flip_x(CRYSTAL_B), side="top", index=0), "d-006")
     proc = run_verify(write(tmp_path, fixture_levels() + [copy]))
     assert proc.returncode == 1
     assert "FAIL d-006: same puzzle as d-002" in proc.stdout
@@ -154,7 +183,7 @@ def test_near_duplicate_across_packs_is_caught(tmp_path):
 def test_plans_count_off_by_one_is_caught(tmp_path):
     path = write(tmp_path, fixture_levels())
     assert run_verify(path).returncode == 0
-    plans = measure(grid(CRYSTAL_A)).plans
+    plans = measure(crystal_a()).plans
 
     def edit(levels):
         levels[0]["analysis"]["plans"] += 1
@@ -165,7 +194,7 @@ def test_plans_count_off_by_one_is_caught(tmp_path):
 
 def test_chain_and_label_recorded_wrong_are_caught(tmp_path):
     path = write(tmp_path, fixture_levels())
-    chain = measure(grid(CRYSTAL_A)).chain
+    chain = measure(crystal_a()).chain
 
     def edit(levels):
         levels[0]["analysis"]["chain"] += 1
@@ -198,7 +227,7 @@ def test_packs_before_lumina_gen4_verify_without_the_new_measures(tmp_path):
                     _without_gen4_measures)
     proc = run_verify(new)
     assert proc.returncode == 1
-    chain = measure(grid(CRYSTAL_A)).chain
+    chain = measure(crystal_a()).chain
     assert f"FAIL d-001: analysis.chain missing (measured {chain})" in proc.stdout
     assert proc.stdout.count("  FAIL ") == 5 * len(GEN4_MEASURES)
 
@@ -223,7 +252,7 @@ def test_optimal_off_by_one_is_caught(tmp_path):
         levels[2]["solution"].append(levels[2]["solution"][-1])
     proc = run_verify(edit_json(path, edit))
     assert proc.returncode == 1
-    assert "FAIL d-003: stored optimal 7 but the solver proves 6" in proc.stdout
+    assert "FAIL d-003: stored optimal 9 but the solver proves 8" in proc.stdout
 
 
 def test_solution_that_no_longer_wins_is_caught(tmp_path):
@@ -249,7 +278,7 @@ def test_too_many_plans_is_caught(tmp_path, monkeypatch):
     monkeypatch.setattr(judge, "MAX_PLANS", 1)
     report = verify_paths([write(tmp_path, fixture_levels())])
     assert not report.ok
-    assert "  FAIL d-001: 4 plans (at most 1)" in report.lines
+    assert "  FAIL d-001: 11 plans (at most 1)" in report.lines
 
 
 def test_dropped_win_field_is_caught(tmp_path):
@@ -304,14 +333,36 @@ def test_tutorial_that_teaches_nothing_is_caught(tmp_path):
             in proc.stdout)
 
 
+# A rime tutorial that passes every tutorial rule (w4-12 of the lumina-gen/3 packs):
+# one plan, par 10 against crystal par 7, and its board's deepest start.
+RIME_TUTORIAL = ["H.DD..",
+                 "H#.EI.",
+                 "CCCEI.",
+                 "JJABBG",
+                 "..AFFG"]
+
+
+def rime_tutorial() -> Level:
+    return grid(RIME_TUTORIAL, side="top", index=2, kinds={"D": "rime"})
+
+
 def test_tutorial_that_teaches_passes_the_tutorial_rules(tmp_path):
-    tut = grid(RIME_BINDS, index=1, kinds={"R": "rime"})
-    path = world_pack(tmp_path, 4, tut, fixture_levels()[:2])
+    path = world_pack(tmp_path, 4, rime_tutorial(), [finished(rime_binds(), "x")])
     report = verify_paths([path])
     fails = [ln for ln in report.lines if "FAIL w4-01" in ln]
     assert fails == [], fails
     # the pack fails only for its size and its campaign shape, which the fixture cannot meet
-    assert "  FAIL world-4.json: a world has 30 levels, this one 3" in report.lines
+    assert "  FAIL world-4.json: a world has 30 levels, this one 2" in report.lines
+
+
+def test_tutorial_cut_from_a_deeper_board_or_binding_by_one_is_caught(tmp_path):
+    thin = grid(RIME_THIN, index=1, kinds={"R": "rime"})
+    report = verify_paths([world_pack(tmp_path, 4, thin, [finished(rime_binds(), "x")])])
+    assert "  FAIL w4-01: rime tutorial's twist margin 1 is under 2" in report.lines
+    cut = cut_level(rime_tutorial())
+    report = verify_paths([world_pack(tmp_path, 4, cut, [finished(rime_binds(), "x")])])
+    assert ("  FAIL w4-01: tutorial does not start at its board's deepest: par 9, the "
+            "board's deepest 10") in report.lines
 
 
 CRYSTAL_TUTORIAL = ["..B.",
@@ -323,18 +374,161 @@ CRYSTAL_TUTORIAL = ["..B.",
 def test_curve_dip_is_caught(tmp_path):
     tut = grid(CRYSTAL_TUTORIAL, index=1)
     levels = fixture_levels()
-    path = world_pack(tmp_path, 1, tut, [levels[2], levels[3]])         # pars 6 then 3
+    a, b, c = levels[0], levels[4], levels[1]                      # pars 6, 7, 6
+    cut = finished(cut_level(cut_level(crystal_a())), "x")
+    path = world_pack(tmp_path, 1, tut, [b, cut])                                     # 7 then 4
     report = verify_paths([path])
-    assert ("  FAIL world-1.json: world 1: level 2 dips to 3 after 6 (at most 2 below)"
+    assert ("  FAIL world-1.json: world 1: level 2 dips to 4 after 7 (at most 2 below)"
             in report.lines)
-    path = world_pack(tmp_path, 1, tut, [levels[3], levels[4], levels[2]])  # pars 3, 5, 6
+    path = world_pack(tmp_path, 1, tut, [a, b, c])                                    # 6, 7, 6
     assert not any("dips" in ln for ln in verify_paths([path]).lines)
 
 
 def test_campaign_peak_rule_is_caught(tmp_path):
     path = world_pack(tmp_path, 1, grid(CRYSTAL_TUTORIAL, index=1), fixture_levels()[:1])
     report = verify_paths([path])
-    assert "  FAIL campaign: world 1's hardest level has 4 moves (at least 20)" in report.lines
+    assert "  FAIL campaign: world 1's hardest level has 6 moves (at least 20)" in report.lines
+
+
+# ---------------------------------------------------------------------------
+# The designed-puzzle rules (issue 17): each fault crafted into a level that is
+# otherwise fine, and caught from disk.
+
+def cut_level(lv: Level) -> Level:
+    """`lv` after its first optimal move: the same board, one move shallower."""
+    board = Board(lv)
+    first = solve(lv).moves[0]
+    return level_at(board, board.apply(board.start, first), lv.id)
+
+
+def fails(report) -> list[str]:
+    return [ln for ln in report.lines if ln.startswith("  FAIL ")]
+
+
+def test_level_cut_from_a_deeper_board_is_caught(tmp_path):
+    cut = finished(cut_level(crystal_a()), "x-001")
+    assert measure(cut).optimal == 5
+    report = verify_paths([write(tmp_path, [cut], pack="extra")])
+    assert fails(report) == ["  FAIL x-001: does not start at its board's deepest: par 5, "
+                             "the board's deepest 6"]
+    assert "0/1 start at their board's deepest" in report.lines[0]
+
+
+# An ice level (w3-11 of the lumina-gen/3 packs) whose ice block J never moves in an
+# optimal solution; every other rule holds.
+ICE_DEAD = ["...HFF",
+            "MG.H.C",
+            "MG.EEC",
+            ".LL.DB",
+            "AAI.DB",
+            "KKIJJ#"]
+# An ice level (w3-08) one optimal solution of which moves no ice block: the ice is
+# optional; every other rule holds.
+ICE_OPTIONAL = [".DDD.G",
+                ".....G",
+                ".BCFF.",
+                "EBCHI.",
+                "EAAHI."]
+
+
+def test_dead_twist_block_is_caught(tmp_path):
+    lv = finished(grid(ICE_DEAD, side="right", index=4, kinds={"H": "ice", "J": "ice"}), "x-001")
+    m = measure(lv)
+    ice = [i for i, b in enumerate(lv.blocks) if b.kind == "ice"]
+    assert m.dead_twists == (ice[1],) and m.optional_twist is False
+    report = verify_paths([write(tmp_path, [lv], pack="extra")])
+    assert fails(report) == [f"  FAIL x-001: twist block {ice[1]} (ice) never moves in an "
+                             "optimal solution"]
+
+
+def test_optional_twist_is_caught(tmp_path):
+    lv = finished(grid(ICE_OPTIONAL, side="right", index=4, kinds={"B": "ice", "G": "ice"}),
+                  "x-001")
+    m = measure(lv)
+    assert m.optional_twist and m.dead_twists == ()
+    report = verify_paths([write(tmp_path, [lv], pack="extra")])
+    assert fails(report) == ["  FAIL x-001: an optimal solution moves no sand, ice or rime "
+                             "block (the twist is optional)"]
+
+
+def test_twist_margin_under_its_kinds_floor_is_caught(tmp_path):
+    thin = finished(grid(RIME_THIN, index=1, kinds={"R": "rime"}), "x-001")
+    report = verify_paths([write(tmp_path, [thin], pack="extra")])
+    assert fails(report) == ["  FAIL x-001: twist margin 1 (par 3, crystal par 2) is under 2 "
+                             "(rime)"]
+
+
+def test_twist_margin_under_its_worlds_targets_is_caught(tmp_path):
+    path = world_pack(tmp_path, 4, rime_tutorial(), [finished(rime_binds(), "x")])  # margin 2
+    w4 = dataclasses.replace(CAMPAIGN.world(4), margin_median=3, margin_last=2)
+    campaign = dataclasses.replace(CAMPAIGN, worlds=tuple(
+        w4 if w.number == 4 else w for w in CAMPAIGN.worlds))
+    report = verify_paths([path], campaign)
+    assert "  FAIL world-4.json: world 4: twist margin median 2 is under 3" in report.lines
+    assert not any("last" in ln for ln in fails(report))
+    w4 = dataclasses.replace(w4, margin_median=2, margin_last=3)
+    campaign = dataclasses.replace(CAMPAIGN, worlds=tuple(
+        w4 if w.number == 4 else w for w in CAMPAIGN.worlds))
+    report = verify_paths([path], campaign)
+    assert ("  FAIL world-4.json: world 4: twist margins of the last 1 levels 2: 1 under 3"
+            in report.lines)
+    assert not any("median" in ln for ln in fails(report))
+
+
+# RIME_BINDS with its decoy C moved right a cell and a second decoy F in its place:
+# two blocks apart on the whole board, the same live blocks.
+RIME_DECOYS = ["...FC",
+               "...FC",
+               ".EE.C",
+               "D.BAA",
+               "D.B.."]
+
+
+def test_near_duplicate_that_differs_only_in_decoys_is_caught(tmp_path):
+    base = rime_binds()
+    decoyed = grid(RIME_DECOYS, side="left", index=3, kinds={"D": "rime"})
+    assert judge.Seen([base]).find(decoyed) is None          # not near on the whole boards
+    m = measure(decoyed)
+    assert judge.judge_level(decoyed, m, beam=False) is None   # a good level on its own
+    report = verify_paths([write(tmp_path, fixture_levels() + [finished(decoyed, "d-006")])])
+    assert fails(report) == ["  FAIL d-006: near duplicate of d-004 (its live blocks identical "
+                             "or one block apart, decoys aside, up to symmetry and translation)"]
+
+
+def test_wrong_labels_are_caught(tmp_path):
+    # a level that carries rime and ice recorded as rime only (w4-16 of lumina-gen/3)
+    both = finished(grid(RIME_BINDS, side="left", index=3, kinds={"D": "rime", "C": "ice"}),
+                    "x-001")
+    assert both.mechanics == ("ice", "rime")
+    path = write(tmp_path, [both], pack="extra")
+
+    def edit(levels):
+        levels[0]["analysis"]["mechanics"] = ["rime"]
+    report = verify_paths([edit_json(path, edit)])
+    assert "  FAIL x-001: analysis.mechanics stored ('rime',), measured ('ice', 'rime')" in report.lines
+    # a crystal level in the beam world, and a level without rime in the rime world
+    beam_tut = from_grid(["...\\",
+                          "....",
+                          "A...",
+                          "A..."], exit=Exit(side="bottom", index=3), beam=Beam(dir="E", offset=0))
+    report = verify_paths([world_pack(tmp_path, 5, beam_tut, [fixture_levels()[4]])])
+    assert "  FAIL w5-02: a beam world's level, but its board is crystal" in report.lines
+    report = verify_paths([world_pack(tmp_path, 4, rime_tutorial(),
+                                      [finished(rime_binds(), "x"), fixture_levels()[2]])])
+    assert "  FAIL w4-03: a rime world's level, but its board is sand" in report.lines
+    assert not any("w4-02" in ln for ln in fails(report))
+
+
+def test_fixture_packs_are_judged_by_the_rules_they_were_made_under(tmp_path):
+    """Packs marked lumina-fixtures/2 and before (the site tests' fixtures) are judged by
+    the lumina-gen/3 rules; a lumina-gen pack of any version by every rule."""
+    assert DESIGNED_SINCE == {"lumina-fixtures": 3}
+    thin = finished(grid(RIME_THIN, index=1, kinds={"R": "rime"}), "x-001")
+    for generator, ok in (("lumina-fixtures/2", True), ("lumina-fixtures/3", False),
+                          ("lumina-gen/3", False), ("lumina-gen/4", False)):
+        report = verify_paths([write(tmp_path, [thin], pack="extra", generator=generator)])
+        assert report.ok is ok, (generator, report.lines)
+        assert judged_designed({"generator": generator}) is not ok
 
 
 # ---------------------------------------------------------------------------

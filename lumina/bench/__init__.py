@@ -13,9 +13,13 @@ repository root (`../shared/reference/`, `../shared/bench/`).
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import subprocess
+import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from lumina.cli import UsageError
 
@@ -30,6 +34,7 @@ BENCHMARKS: tuple[tuple[str, str], ...] = (
     ("site", "site build time and page weight"),
     ("playtest", "lumina.playtest over 100,000 simulated attempts: time and peak memory"),
     ("editor", "the level editor's verdicts (measure.js under Node.js) vs lumina.engine"),
+    ("hint", "the site's hint search (search.js under Node.js), cold and warm, optionally vs a commit"),
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,6 +70,27 @@ def rush_file(given: Path | None) -> Path:
 def peak_rss_mb() -> float:
     """This process's peak resident memory so far, in MB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def ref_argument(ap: argparse.ArgumentParser) -> None:
+    """`--ref DIR`: another checkout of Lumina, its engine built in place, timed side by side."""
+    ap.add_argument("--ref", type=Path, default=None, metavar="DIR",
+                    help="another checkout of Lumina (its engine built in place, e.g. an older "
+                         "commit's): the same work timed there too, side by side, answers compared")
+
+
+def run_in_checkout(ref: Path, code: str, payload: Any) -> Any:
+    """Run Python `code` with the checkout `ref` first on the path (its own `lumina`), `payload`
+    as JSON on its stdin; returns the JSON it prints. UsageError (one line) when it fails."""
+    if not (ref / "lumina" / "engine").is_dir():
+        raise UsageError(f"--ref {ref}: not a Lumina checkout (no lumina/engine)")
+    env = {**os.environ, "PYTHONPATH": str(ref.resolve())}
+    proc = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload), capture_output=True,
+                          text=True, env=env, cwd=ref)
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        raise UsageError(f"--ref {ref}: the run there failed: {last}")
+    return json.loads(proc.stdout)
 
 
 def median(xs: Sequence[float]) -> float:

@@ -6,7 +6,10 @@ count or component disagrees with the published MM or CLUSTER, and per published
 MM: the boards, median and maximum plans, median and maximum raw optimal solutions,
 one-plan boards. Then the chain calibration (docs/RULES-DECISIONS.md 34): chain / par
 and forced / par percentiles per depth band, and the share of each band a chain-share
-floor would keep.
+floor would keep. With `--ref DIR` (another checkout, engine built in place) the same
+boards are measured there too: the speed-up over it, against this `measure()` with and
+without the chain (a measure older engines did not take), and the answers both share
+(par, component, plans, raw solutions) checked to be the same.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import argparse
 import time
 from pathlib import Path
 
-from lumina.bench import median, rush_argument, rush_file
+from lumina.bench import median, ref_argument, run_in_checkout, rush_argument, rush_file
 from lumina.desc import from_rush_hour
 from lumina.engine import measure
 from lumina.judge import MIN_CHAIN_SHARE, MIN_CHAIN_SHARE_FROM
@@ -25,15 +28,31 @@ PERCENTILES = (5, 10, 25, 50, 75, 90)
 FLOORS = (0.45, 0.50, 0.55, 0.59, 0.60, 0.65)
 
 
+# Run in the --ref checkout (its own lumina): measure() on every board, CPU seconds and answers.
+REF_MEASURE = """
+import json, sys, time
+from lumina.desc import from_rush_hour
+from lumina.engine import measure
+from lumina.solve import read_rush_file
+rows = read_rush_file(json.load(sys.stdin))
+levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
+t = time.process_time()
+got = [measure(lv, plan_cap=1_000_000, solution_cap=1_000_000) for lv in levels]
+cpu = time.process_time() - t
+print(json.dumps([cpu, [[m.optimal, m.component_states, m.plans, m.solutions] for m in got]]))
+"""
+
+
 def arguments(ap: argparse.ArgumentParser) -> None:
     rush_argument(ap)
+    ref_argument(ap)
 
 
 def run(args: argparse.Namespace) -> int:
-    return bench_analyse(rush_file(args.rush))
+    return bench_analyse(rush_file(args.rush), args.ref)
 
 
-def bench_analyse(rush: Path) -> int:
+def bench_analyse(rush: Path, ref: Path | None = None) -> int:
     rows = read_rush_file(str(rush))
     levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
     t0 = time.process_time()
@@ -68,6 +87,13 @@ def bench_analyse(rush: Path) -> int:
               f"{median(raw):>12g} {max(raw):>11}{capped or ' '} "
               f"{sum(p == 1 for p in plans):>7}")
     chain_calibration(got)
+    if ref is not None:
+        there, answers = run_in_checkout(ref, REF_MEASURE, str(rush.resolve()))
+        same = sum(a == [m.optimal, m.component_states, m.plans, m.solutions] for a, m in zip(answers, got))
+        print(f"measure() against {ref} on the same boards: there {there:.3f} s CPU; here {cpu:.3f} s "
+              f"({there / max(cpu, 1e-9):.2f}x), {cpu_nochain:.3f} s with a one-step chain budget "
+              f"({there / max(cpu_nochain, 1e-9):.2f}x); par, component, plans and raw solutions the same "
+              f"on {same}/{len(got)} boards")
     return 0
 
 

@@ -1,6 +1,7 @@
 """`python -m lumina.bench deep`: the deep layout search (`lumina.gen.search.search`) per seed.
 
-On a crystal layout of `--size` (blockers from a fifth to two fifths of the cells), one
+On a crystal layout of `--size` (blockers from a fifth to two fifths of the cells; with
+`--beam`, a beam layout with 1 to 3 mirrors, as World 5's finale is searched), one
 search per seed aimed at `--target` moves within `--budget` sweeps: the deepest par
 reached (and the solver's word on it), the sweep and CPU seconds (this process) at
 which the target was reached, and the median over seeds; with `--out`, the deepest
@@ -31,6 +32,13 @@ def bench_spec(width: int, height: int) -> DeepSpec:
     return DeepSpec(width, height, blockers=(max(1, cells // 5), min(MAX_MOVABLE - 1, cells * 2 // 5)))
 
 
+def beam_spec(width: int, height: int) -> DeepSpec:
+    """The beam spec of World 5's finale on a WxH grid: blockers as `bench_spec`'s but
+    at most 13, 1 to 3 mirrors."""
+    lo, hi = bench_spec(width, height).blockers
+    return DeepSpec(width, height, blockers=(lo, min(hi, 13)), beam=True, mirrors=(1, 3))
+
+
 def _size(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"([4-8])x([4-8])", text.strip(), re.ASCII)
     if not m:
@@ -45,17 +53,20 @@ def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--budget", type=int_in(1, 10**7), default=BENCH_BUDGET,
                     help=f"sweeps per seed (default {BENCH_BUDGET})")
     ap.add_argument("--out", type=Path, default=None, help="write the found levels as JSON lines")
+    ap.add_argument("--beam", action="store_true",
+                    help="beam layouts with 1-3 mirrors (World 5's finale) instead of crystal")
 
 
 def run(args: argparse.Namespace) -> int:
-    return bench_deep(args.target, args.seeds, args.size, args.budget, args.out)
+    return bench_deep(args.target, args.seeds, args.size, args.budget, args.out, args.beam)
 
 
 def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
-               out: Path | None) -> int:
+               out: Path | None, beam: bool = False) -> int:
     keep_freed_memory()                 # as the generator's jobs do
-    spec = bench_spec(*size)
-    print(f"deep search: {size[0]}x{size[1]} crystal, blockers {spec.blockers[0]}-"
+    spec = beam_spec(*size) if beam else bench_spec(*size)
+    kind = "beam (mirrors 1-3)" if beam else "crystal"
+    print(f"deep search: {size[0]}x{size[1]} {kind}, blockers {spec.blockers[0]}-"
           f"{spec.blockers[1]}, target {target}, budget {budget} sweeps per seed")
     times: list[float] = []
     lines: list[str] = []

@@ -2,7 +2,8 @@
 
 The editor's worker (`templates/static/editor-worker.js`) runs `measure.js`: the
 component with its edges, par and the solver's solution, plans, raw solutions, first
-moves, traps, crystal par, the analysis record and the board's deepest start. This runs
+moves, traps, the chain, forced moves, crystal par, the board's deepest start and the
+analysis record. This runs
 the same stages on the committed levels with the highest par and with the most positions,
 in one Node.js process (warmed up first, as the worker is after its first board), and
 prints the best and median milliseconds beside `lumina.engine` doing the same work
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from lumina.bench import median
 from lumina.cli import UsageError, int_in
-from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, exact_sweep, measure
+from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, exact_sweep, measure
 from lumina.packfile import read_pack
 from lumina.render.site import ROOT
 from lumina.verify import default_paths
@@ -40,8 +41,8 @@ for (const lv of levels) {
     const t = performance.now();
     m = M.measureLevel(lv, limits);
     const cp = M.crystalPar(lv, cap);
-    M.analysisRecord(lv, m, cp.crystal_optimal);
     d = M.deepestStart(lv, cap, m);
+    M.analysisRecord(lv, m, cp.crystal_optimal, d.complete ? d.deepest : null);
     if (r >= warm) ms.push(performance.now() - t);
   }
   console.log(JSON.stringify({ id: lv.id, ms, optimal: m.optimal, states: m.component_states, deepest: d.deepest }));
@@ -65,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     core = [{k: v for k, v in lv.to_json().items() if k not in ("analysis", "solution", "optimal")} for lv in chosen]
     proc = subprocess.run([node, "--input-type=module", "-e", SCRIPT, str(MEASURE_JS),
                            json.dumps([core, {"cap": DEFAULT_STATE_CAP, "planCap": DEFAULT_PLAN_CAP,
-                                              "solutionCap": DEFAULT_PLAN_CAP}, args.runs, 2])],
+                                              "solutionCap": DEFAULT_PLAN_CAP, "chainWork": DEFAULT_CHAIN_WORK,
+                                              "memberCap": MEMBER_CAP}, args.runs, 2])],
                           capture_output=True, text=True, check=True, cwd=ROOT)
     load = os.getloadavg()[0]
     print(f"editor verdicts, measure.js under Node.js (best / median of {args.runs} after 2 warm-up runs; "

@@ -13,8 +13,11 @@ CLUSTER for the components) on both sides: solving inside the process (C's own C
 clock around its loop; Lumina's around `solve` of the loaded levels), whole components
 (`cbfs -c` and `lumina.engine.component`), and whole processes, start-up included
 (`cbfs FILE` and `python -m lumina.solve --rush FILE`, CPU seconds of the child, with
-Python's bytecode cached as an installed package has it). Each figure is the best of
-`--repeat` runs; the load average is printed beside them.
+Python's bytecode cached as an installed package has it), and start-up alone (the same
+command on one board, beside a bare `python -c pass`). Each figure is the best of
+`--repeat` runs; the load average is printed beside them. With `--ref DIR` (another
+checkout, its engine built in place: the engine before a change) the same four figures
+are measured there too in the same run, its answers checked, and the speed-up printed.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lumina.bench import ROOT, data_file, peak_rss_mb, rush_argument, rush_file
+from lumina.bench import ROOT, data_file, peak_rss_mb, ref_argument, run_in_checkout, rush_argument, rush_file
 from lumina.bench.pybfs import solve_plain
 from lumina.cli import UsageError, int_in
 from lumina.desc import from_rush_hour
@@ -46,13 +49,18 @@ def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--vs-c", action="store_true",
                     help="against the plain C BFS (cbfs.c, compiled here): in process, whole "
                          "components, whole process")
+    ap.add_argument("--cbfs", type=Path, default=None,
+                    help="--vs-c: the C BFS source (default: cbfs.c found by the data rule)")
     ap.add_argument("--repeat", type=int_in(1, 100), default=5,
                     help="--vs-c: runs of each measurement; the best is reported")
+    ref_argument(ap)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.vs_c:
-        return bench_vs_c(rush_file(args.rush), args.repeat)
+        if args.cbfs is not None and not args.cbfs.is_file():
+            raise UsageError(f"{args.cbfs}: no such file (pass --cbfs)")
+        return bench_vs_c(rush_file(args.rush), args.repeat, args.cbfs, args.ref)
     return bench_solver(rush_file(args.rush), args.python_boards)
 
 
@@ -123,11 +131,11 @@ def _child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_process(cmd: list[str], env: dict[str, str] | None = None
+def run_process(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
                 ) -> tuple[float, float, str, str]:
     """(CPU seconds of the child, wall seconds, stdout, stderr) of one run of `cmd`."""
     c0, w0 = _child_cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
     wall, cpu = time.perf_counter() - w0, _child_cpu() - c0
     if proc.returncode not in (0, 1):
         raise UsageError(f"{cmd[0]}: exit {proc.returncode}: "
@@ -148,16 +156,38 @@ def run_c(exe: Path, rush: Path, full: bool) -> tuple[float, list[tuple[int, int
     return float(m[1]), rows
 
 
-def child_env(pycache: Path) -> dict[str, str]:
-    """The environment of a timed `python -m lumina.solve`: this checkout first on the
-    path, and compiled bytecode cached (in `pycache`) as an installed package has it,
+def child_env(pycache: Path, root: Path = ROOT) -> dict[str, str]:
+    """The environment of a timed `python -m lumina.solve`: the checkout `root` first on
+    the path, and compiled bytecode cached (in `pycache`) as an installed package has it,
     even where PYTHONDONTWRITEBYTECODE is set: else every run compiles every module
     again, a start-up no installed Lumina pays."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))
+        [str(root)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") and root == ROOT else []))
     return env
+
+
+# Run in the --ref checkout (its own lumina): solve and component of every board, best of
+# `repeat` each, with the answers.
+REF_SOLVE = """
+import json, sys, time
+from lumina.desc import from_rush_hour
+from lumina.engine import component, solve
+from lumina.solve import read_rush_file
+rush, repeat = json.load(sys.stdin)
+levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(read_rush_file(rush), 1)]
+def best(f):
+    out = []
+    for _ in range(repeat):
+        t = time.process_time()
+        got = [f(lv) for lv in levels]
+        out.append((time.process_time() - t, got))
+    return min(out, key=lambda r: r[0])
+s_sec, sols = best(solve)
+c_sec, comps = best(component)
+print(json.dumps([s_sec, c_sec, [s.optimal for s in sols], sum(s.states for s in sols), comps]))
+"""
 
 
 def _best(fn, repeat: int):
@@ -165,8 +195,8 @@ def _best(fn, repeat: int):
     return min((fn() for _ in range(repeat)), key=lambda r: r[0])
 
 
-def bench_vs_c(rush: Path, repeat: int) -> int:
-    src = data_file("cbfs.c")
+def bench_vs_c(rush: Path, repeat: int, cbfs: Path | None = None, ref: Path | None = None) -> int:
+    src = cbfs or data_file("cbfs.c")
     rows = read_rush_file(str(rush))
     levels = [from_rush_hour(b, id=f"rush-{i}") for i, (b, _, _) in enumerate(rows, 1)]
     mm = [r[1] for r in rows]
@@ -193,6 +223,19 @@ def bench_vs_c(rush: Path, repeat: int) -> int:
         l_out = run_process(lumina_cmd, env)[2]          # untimed: fills the bytecode cache
         c_proc = min((run_process([str(exe), str(rush)])[:2] for _ in range(repeat)))
         l_proc = min((run_process(lumina_cmd, env)[:2] for _ in range(repeat)))
+        # start-up: the same command on the sample's first board alone, and a bare interpreter
+        one = Path(tmp) / "one-board.txt"
+        one.write_text(f"{mm[0] if mm[0] is not None else ''} {rows[0][0]} "
+                       f"{cluster[0] if cluster[0] is not None else ''}".strip() + "\n")
+        l_one = min((run_process(lumina_cmd[:-1] + [str(one)], env)[:2] for _ in range(repeat)))
+        bare = min((run_process([sys.executable, "-c", "pass"], env)[:2] for _ in range(repeat)))
+        if ref is not None:
+            r_solve, r_comp, r_opt, r_states, r_comps = run_in_checkout(ref, REF_SOLVE, [str(rush.resolve()), repeat])
+            r_env = child_env(Path(tmp) / "pycache-ref", ref.resolve())
+            r_cmd = [sys.executable, "-m", "lumina.solve", "--rush", str(rush.resolve())]
+            r_out = run_process(r_cmd, r_env, ref)[2]      # untimed: fills the bytecode cache
+            r_proc = min((run_process(r_cmd, r_env, ref)[:2] for _ in range(repeat)))
+            r_one = min((run_process(r_cmd[:-1] + [str(one)], r_env, ref)[:2] for _ in range(repeat)))
     # every answer checked, on both sides
     wrong = []
     l_proc_opt = [line.split("\t")[2] for line in l_out.splitlines()]
@@ -231,6 +274,23 @@ def bench_vs_c(rush: Path, repeat: int) -> int:
     line("whole process, wall", c_proc[1], l_proc[1], None)
     print(f"(whole process: {exe.name} FILE against python -m lumina.solve --rush FILE, "
           "start-up and printing included, Python's bytecode cached as installed)")
+    print(f"start-up: python -m lumina.solve on one board {l_one[0]:.3f}s CPU ({l_one[1]:.3f}s wall); "
+          f"a bare `python -c pass` {bare[0]:.3f}s CPU ({bare[1]:.3f}s wall)")
+    if ref is not None:
+        r_proc_opt = [line.split("\t")[2] for line in r_out.splitlines()]
+        r_wrong = sum(1 for i in range(len(rows)) if mm[i] is not None and (
+            r_opt[i] != mm[i] or r_proc_opt[i] != str(mm[i]))) + sum(
+            1 for i in range(len(rows)) if cluster[i] is not None and r_comps[i] != cluster[i])
+        print(f"before: {ref} in the same run ({r_wrong} wrong answers there); its ratio to C, and how "
+              f"much faster Lumina is here:")
+        for label, c, there, here in (("solve, inside the process", c_sec, r_solve, l_sec),
+                                      ("whole components", cc_sec, r_comp, lc_sec),
+                                      ("whole process, CPU", c_proc[0], r_proc[0], l_proc[0]),
+                                      ("start-up (one board), CPU", None, r_one[0], l_one[0])):
+            vs_c = f"{there / max(c, 1e-9):>6.2f}x of C" if c is not None else " " * 12
+            print(f"{label:26} {there:>9.3f}s {vs_c}   now {there / max(here, 1e-9):.2f}x faster")
+        print(f"{'  states/s (solve)':26} {r_states / max(r_solve, 1e-9) / 1e6:>9.2f}M")
+        wrong += [f"ref: {r_wrong} wrong"] if r_wrong else []
     print(f"answers: {len(rows)} boards' MM and CLUSTER checked on both sides: "
           f"{len(wrong)} wrong")
     for w in wrong[:10]:

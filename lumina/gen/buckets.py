@@ -33,11 +33,12 @@ PER_DEPTH = 60              # harvest cap per par (the article's 9.9 GB lesson)
 SWEEP_STATE_CAP = 500_000
 SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
-TOLERANCE_STEP = 150        # random layouts before a target accepts one move further away
+TOLERANCE_STEP = 500        # random layouts before a target accepts one move further away
 SEARCHES_PER_LEVEL = 4     # deep buckets: at most this many searches per level (slot)
 # The generator pins its search tuning, so the packs it wrote stay reproducible when the
-# deep search's defaults are retuned for `bench deep`: lumina-gen/3 packs are made with
-# fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000).
+# deep search's defaults are retuned for `bench deep`: lumina-gen/3 and /4 packs are made
+# with fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000);
+# lumina-gen/4 aims each search at its slot's target exactly, with the bucket's margin.
 SEARCH_TUNING = deep.Tuning(stall=1000, restart="fresh")
 # A layout's own failures, then the judge's reasons in its screen's order.
 REJECTION_REASONS = ("layout", "sweep_capped", "shallow", *judge.REASONS)
@@ -53,15 +54,26 @@ def harvest(bucket: Bucket, layout: Level, min_par: int, seed: int) -> LayoutSwe
                        state_cap=SWEEP_STATE_CAP, binding_only=bool(bucket.twists))
 
 
-def draws(sweep: LayoutSweep, pars: Sequence[int], rng: random.Random) -> list[Candidate]:
-    """Candidates to try, hardest wanted par first (deep pars are the scarce ones), each
-    par's harvest shuffled by the layout's generator, at most MAX_DRAWS_PER_LAYOUT."""
-    out: list[Candidate] = []
-    for par in sorted(set(pars), reverse=True):
-        pool = list(sweep.harvest.get(par, ()))
-        rng.shuffle(pool)
-        out.extend(pool)
-    return out[:MAX_DRAWS_PER_LAYOUT]
+def deepest_par(bucket: Bucket, sweep: LayoutSweep) -> int:
+    """The par a level of this layout must have (RULES.md "The hardest start"): the
+    board's deepest, over binding starts when the bucket has twists."""
+    return sweep.deepest_binding if bucket.twists else sweep.deepest
+
+
+def margin_floor(bucket: Bucket) -> int:
+    """The least twist margin a level of `bucket` may ship with: the bucket's own
+    `margin`, or the judge's floor for its twist kinds when that is higher."""
+    return max([bucket.margin, *(judge.MARGIN_FLOOR[k] for k in bucket.twists)])
+
+
+def draws(sweep: LayoutSweep, par: int, rng: random.Random) -> list[Candidate]:
+    """The layout's starts at `par` (its deepest), widest twist margin first, each
+    margin's starts in the order the layout's generator shuffles them, at most
+    MAX_DRAWS_PER_LAYOUT."""
+    pool = list(sweep.harvest.get(par, ()))
+    rng.shuffle(pool)
+    pool.sort(key=lambda c: c.crystal_par - c.par)       # stable: the shuffle breaks ties
+    return pool[:MAX_DRAWS_PER_LAYOUT]
 
 
 signature = judge.signature
@@ -92,6 +104,7 @@ class Verdicts:
         self.accepted: list[Level] = []
         self.mismatches = 0
         self.seen = judge.Seen(prior)
+        self.margin = margin_floor(bucket)
 
     @property
     def full(self) -> bool:
@@ -130,7 +143,7 @@ class Verdicts:
         v = judge.screen(level, seen=self.seen, band=b.band,
                          wanted=lambda par: self._needed(par, tolerance),
                          crystal_par=cand.crystal_par if b.twists else None,
-                         state_cap=SOLVE_STATE_CAP)
+                         state_cap=SOLVE_STATE_CAP, margin=self.margin)
         if v.optimal is not None and v.optimal != cand.par:
             self.mismatches += 1          # an engine bug if ever non-zero: reported
         if v.reason is not None:
@@ -183,9 +196,16 @@ def _try_layout(verdicts: Verdicts, bucket: Bucket, layout: Level | None, rng: r
     if not sweep.complete:
         verdicts.reject("sweep_capped")
         return None
-    cands = draws(sweep, pars, rng)
+    par = deepest_par(bucket, sweep)
+    if par not in pars:                     # a level starts at its board's deepest
+        verdicts.reject(judge.band_reason(par, bucket.band) or "band_full")
+        return None
+    cands = draws(sweep, par, rng)
     if not cands:
         verdicts.reject("shallow")
+        return None
+    if bucket.twists and cands[0].par - cands[0].crystal_par < verdicts.margin:
+        verdicts.reject("margin")           # its widest margin at the deepest start is short
         return None
     work["harvested"] += sum(len(v) for v in sweep.harvest.values())
     board = Board(layout)
@@ -220,7 +240,8 @@ def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] =
         rng = random.Random(f"{seed}:{bucket.name}:slot:{slot}:{attempt}")
         result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
                              budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
-                             state_cap=SWEEP_STATE_CAP, tuning=SEARCH_TUNING)
+                             state_cap=SWEEP_STATE_CAP, tuning=SEARCH_TUNING, exact=True,
+                             margin=verdicts.margin)
         work["searches"] += 1
         work["search_sweeps"] += result.sweeps
         work["search_states"] += result.work
@@ -228,7 +249,7 @@ def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] =
         level = _try_layout(verdicts, bucket, result.layout, rng, result.sweep, attempt, work)
         if level is not None:
             break
-        start = None if result.deepest >= target else result.layout
+        start = None if result.reached_at_sweep is not None else result.layout
     if level is not None:
         level = level.replace(id=f"{bucket.name}-{slot + 1:02d}")
     if verdicts.mismatches:

@@ -7,12 +7,19 @@ late-acceptance hill climbing over the engine's exact real-rules sweep:
     layout (solved) --exact_sweep--> deepest real par of its component (the score)
        ^                                  |
        +--- mutate: add / remove / move / resize / turn a blocker, add / remove /
-            move a wall, swap a twist's kind, after a short walk of crystal slides
+            move a wall, swap a twist's kind, retrace a beam's light through new
+            mirrors, after a short walk of crystal slides
 
 The score of a layout is its component's deepest real par; for a spec with twists it
 is the deepest BINDING par (a twist level must need its twist), so the search climbs
 toward levels that can ship. Ties are broken toward more starts at that depth (a wider
-plateau is a likelier step to the next depth). The key never leaves the lantern (beam
+plateau is a likelier step to the next depth). The generator aims each search (`Aim`):
+a level starts at its board's deepest start (RULES.md "The hardest start"), so a board
+deeper than its slot's target is as useless as a shallower one (`exact`: depth above
+the target is folded back below it), and a twist board scores its margin too (par
+minus crystal par at that start): each move under the bucket's floor costs two moves of
+depth, each move above it (up to four) is worth a fifth of one, so margin is searched
+for, and breaks near-ties, instead of being hoped for. The key never leaves the lantern (beam
 layouts: the light reaches it), so every layout searched is solved. A run that finds no
 new best for `Tuning.stall` sweeps restarts from a fresh random layout (the best is
 kept): depth comes in bursts from lucky lineages, and a stuck one rarely recovers
@@ -35,8 +42,9 @@ from typing import Any
 
 from lumina.engine import Board, LayoutSweep, exact_sweep, level_at, solve
 from lumina.engine import Outcome
-from lumina.model import (BEAM_STEP, MAX_MOVABLE, SIDES, TWIST_KINDS, Beam, Block, Exit, Level,
-                          LevelError, Mirror, beam_start, mirror_turn, random_light)
+from lumina.gen.layouts import (_Frame, _check_spec, _crosser, _fits, _frame_of, _level, _occupied,
+                                _random_block, _twist_counts, _with, random_layout)
+from lumina.model import Block, Level, random_light
 
 SEARCH_STATE_CAP = 500_000       # a component past this is rejected (not scored)
 
@@ -66,7 +74,7 @@ class Tuning:
     tie: str = "dense"           # "dense": more starts at the deepest par; "tight": fewer positions; "none"
     weights: tuple[tuple[str, int], ...] = (
         ("add", 3), ("remove", 3), ("move", 4), ("nudge", 4), ("resize", 2), ("turn", 2),
-        ("wall", 2), ("kind", 2))
+        ("wall", 2), ("kind", 2), ("light", 2))
 
 
 @dataclass(frozen=True)
@@ -77,220 +85,8 @@ class DeepResult:
     sweeps: int                     # exact sweeps run (the budget's unit), the last included
     work: int                       # states swept in all
     reached_at_sweep: int | None    # the sweep that first reached the target (None: never)
-    trace: tuple[tuple[int, int], ...]   # (sweep number, new best score), in order
+    trace: tuple[tuple[int, int], ...]   # (sweep number, metric of a new best score), in order
     binding: bool                   # True when `deepest` counts binding starts only
-
-
-# ---------------------------------------------------------------------------
-# Drafts: a layout under construction (key first, then blockers, then walls).
-
-@dataclass
-class _Frame:
-    """What never changes during one search: grid, lantern, key, beam, mirrors."""
-    spec: Any
-    W: int
-    H: int
-    exit: Exit
-    key: Block
-    beam: Beam | None
-    mirrors: tuple[Mirror, ...]
-    reserved: frozenset          # cells nothing may cover in the layout (key, mirrors, light)
-    lane: tuple[str, int]        # the key's lane: ("row", y) or ("col", x)
-
-
-def _twist_counts(spec: Any) -> dict[str, int]:
-    tw = dict(getattr(spec, "twists", None) or {})
-    return {k: int(v) for k, v in sorted(tw.items()) if v}
-
-
-def _check_spec(spec: Any) -> None:
-    for name in ("width", "height", "blockers"):
-        if not hasattr(spec, name):
-            raise ValueError(f"deep search spec has no {name!r}")
-    lo, hi = spec.blockers
-    tw = _twist_counts(spec)
-    if not 0 <= lo <= hi or hi > MAX_MOVABLE - 1:
-        raise ValueError(f"blockers {spec.blockers} must be a range within 0..{MAX_MOVABLE - 1}")
-    for k in tw:
-        if k not in TWIST_KINDS:
-            raise ValueError(f"unknown twist kind {k!r}")
-    if sum(tw.values()) > hi:
-        raise ValueError(f"twists {tw} need more blockers than {spec.blockers}")
-
-
-def _level(frame: _Frame, blockers: list[Block], walls: list[tuple[int, int]],
-           lid: str = "deep") -> Level | None:
-    try:
-        lv = Level(id=lid, width=frame.W, height=frame.H, exit=frame.exit,
-                   blocks=(frame.key, *blockers), walls=tuple(sorted(walls)),
-                   mirrors=frame.mirrors, win="beam" if frame.beam else "exit",
-                   beam=frame.beam)
-    except LevelError:
-        return None
-    if frame.beam is not None:
-        board = Board(lv)
-        if not board.is_solved(board.start):
-            return None
-    return lv
-
-
-def _occupied(frame: _Frame, blockers: list[Block], walls: list[tuple[int, int]],
-              skip: int = -1) -> set[tuple[int, int]]:
-    taken = set(frame.reserved)
-    taken.update(walls)
-    for i, b in enumerate(blockers):
-        if i != skip:
-            taken.update(b.cells())
-    return taken
-
-
-def _fits(b: Block, taken: set, W: int, H: int) -> bool:
-    if b.x < 0 or b.y < 0 or b.x + b.w > W or b.y + b.h > H:
-        return False
-    return not any(c in taken for c in b.cells())
-
-
-def _random_block(rng: random.Random, frame: _Frame, taken: set, kind: str = "crystal",
-                  shape: tuple[int, int] | None = None, tries: int = 40) -> Block | None:
-    W, H = frame.W, frame.H
-    for _ in range(tries):
-        if shape is None:
-            length = 3 if rng.random() < 0.3 else 2
-            w, h = (length, 1) if rng.random() < 0.5 else (1, length)
-        else:
-            w, h = shape
-        if w > W or h > H:
-            continue
-        b = Block(kind=kind, x=rng.randrange(W - w + 1), y=rng.randrange(H - h + 1), w=w, h=h)
-        if _fits(b, taken, W, H):
-            return b
-    return None
-
-
-def _crosser(rng: random.Random, frame: _Frame, taken: set) -> Block | None:
-    """A blocker standing across the key's lane (where depth comes from)."""
-    W, H = frame.W, frame.H
-    axis, at = frame.lane
-    for _ in range(30):
-        length = 3 if rng.random() < 0.4 else 2
-        if axis == "row":
-            b = Block(kind="crystal", x=rng.randrange(W), y=at - rng.randrange(length), w=1, h=length)
-        else:
-            b = Block(kind="crystal", x=at - rng.randrange(length), y=rng.randrange(H), w=length, h=1)
-        if _fits(b, taken, W, H):
-            return b
-    return None
-
-
-# ---------------------------------------------------------------------------
-# The start: a random solved layout.
-
-def _beam_frame(rng: random.Random, spec: Any) -> _Frame | None:
-    W, H = spec.width, spec.height
-    kw, kh = (2, 1) if rng.random() < 0.5 else (1, 2)
-    key = Block(kind="key", x=rng.randrange(W - kw + 1), y=rng.randrange(H - kh + 1), w=kw, h=kh)
-    bdir = rng.choice(("N", "E", "S", "W"))
-    beam = Beam(dir=bdir, offset=rng.randrange(kh if bdir in "EW" else kw))
-    traced = random_light(rng, W, H, key, beam, getattr(spec, "mirrors", (0, 0)))
-    if traced is None:
-        return None
-    path, mirrors, exit_ = traced
-    keycells = set(key.cells())
-    lane = ("row", key.y) if key.horizontal else ("col", key.x)
-    return _Frame(spec=spec, W=W, H=H, exit=exit_, key=key, beam=beam, mirrors=tuple(mirrors),
-                  reserved=frozenset(path) | frozenset(keycells), lane=lane)
-
-
-def _exit_frame(rng: random.Random, spec: Any) -> _Frame:
-    W, H = spec.width, spec.height
-    side = rng.choice(SIDES)
-    if side in ("left", "right"):
-        index = rng.randrange(1, H - 1)
-        key = Block(kind="key", x=0 if side == "left" else W - 2, y=index, w=2, h=1)
-        lane = ("row", index)
-    else:
-        index = rng.randrange(1, W - 1)
-        key = Block(kind="key", x=index, y=0 if side == "top" else H - 2, w=1, h=2)
-        lane = ("col", index)
-    return _Frame(spec=spec, W=W, H=H, exit=Exit(side=side, index=index), key=key, beam=None,
-                  mirrors=(), reserved=frozenset(key.cells()), lane=lane)
-
-
-def _frame_of(level: Level, spec: Any) -> _Frame:
-    key = level.key
-    reserved = set(key.cells()) | {(m.x, m.y) for m in level.mirrors}
-    if level.win == "beam":
-        reserved |= _light_path(level)
-    lane = ("row", key.y) if key.horizontal else ("col", key.x)
-    return _Frame(spec=spec, W=level.width, H=level.height, exit=level.exit, key=key,
-                  beam=level.beam, mirrors=level.mirrors, reserved=frozenset(reserved), lane=lane)
-
-
-def _light_path(level: Level) -> set[tuple[int, int]]:
-    """The cells the light crosses in `level` as laid out (key where it stands)."""
-    x, y = beam_start(level.key, level.beam)
-    dx, dy = BEAM_STEP[level.beam.dir]
-    tilt = {(m.x, m.y): m.tilt for m in level.mirrors}
-    path: set[tuple[int, int]] = set()
-    for _ in range(level.width * level.height * 4):
-        if not (0 <= x < level.width and 0 <= y < level.height):
-            break
-        path.add((x, y))
-        if (x, y) in tilt:
-            dx, dy = mirror_turn(dx, dy, tilt[(x, y)])
-        x, y = x + dx, y + dy
-    return path
-
-
-def random_layout(spec: Any, rng: random.Random, tries: int = 200) -> Level:
-    """A random solved layout for `spec`: key on the lantern (beam: its light on it),
-    walls, blockers scattered with a third of them across the key's lane, twists
-    assigned to random blockers. ValueError when `tries` draws all fail."""
-    _check_spec(spec)
-    tw = _twist_counts(spec)
-    for _ in range(tries):
-        frame = _beam_frame(rng, spec) if getattr(spec, "beam", False) else _exit_frame(rng, spec)
-        if frame is None:
-            continue
-        walls: list[tuple[int, int]] = []
-        taken = set(frame.reserved)
-        for _w in range(rng.randint(*getattr(spec, "walls", (0, 0)))):
-            free = [(x, y) for y in range(frame.H) for x in range(frame.W) if (x, y) not in taken]
-            if free:
-                cell = rng.choice(free)
-                taken.add(cell)
-                walls.append(cell)
-        count = rng.randint(*spec.blockers)
-        blockers: list[Block] = []
-        if not frame.beam:
-            for _c in range(max(1, count // 3)):
-                b = _crosser(rng, frame, taken)
-                if b is not None and len(blockers) < count:
-                    blockers.append(b)
-                    taken.update(b.cells())
-        while len(blockers) < count:
-            b = _random_block(rng, frame, taken)
-            if b is None:
-                break
-            blockers.append(b)
-            taken.update(b.cells())
-        if len(blockers) < max(spec.blockers[0], sum(tw.values())):
-            continue
-        order = list(range(len(blockers)))
-        rng.shuffle(order)
-        kinds = [k for k in sorted(tw) for _k in range(tw[k])]
-        for kind, i in zip(kinds, order):
-            blockers[i] = _with(blockers[i], kind=kind)
-        lv = _level(frame, blockers, walls, "layout")
-        if lv is not None:
-            return lv
-    raise ValueError(f"no solved {spec.width}x{spec.height} layout in {tries} draws")
-
-
-def _with(b: Block, **kw: Any) -> Block:
-    d = {"kind": b.kind, "x": b.x, "y": b.y, "w": b.w, "h": b.h}
-    d.update(kw)
-    return Block(**d)
 
 
 # ---------------------------------------------------------------------------
@@ -407,8 +203,40 @@ def _m_kind(rng, frame, blockers, walls):
     return out, walls
 
 
+def _m_light(rng, frame, blockers, walls):
+    """Beam layouts: trace a new light from the key (new mirrors, so a new lantern), and
+    lift the blockers and walls that stand in its way. Depth in a beam level comes from
+    the light's path as much as from the blocks; a search whose mirrors are fixed for a
+    whole run can only rearrange blocks around one path."""
+    if not frame.beam:
+        return None
+    traced = random_light(rng, frame.W, frame.H, frame.key, frame.beam,
+                          getattr(frame.spec, "mirrors", (0, 0)))
+    if traced is None:
+        return None
+    path, mirrors, exit_ = traced
+    reserved = frozenset(path) | frozenset(frame.key.cells())
+    kept = [b for b in blockers if not reserved.intersection(b.cells())]
+    if len(kept) < frame.spec.blockers[0]:
+        return None
+    new = _Frame(spec=frame.spec, W=frame.W, H=frame.H, exit=exit_, key=frame.key,
+                 beam=frame.beam, mirrors=tuple(mirrors), reserved=reserved, lane=frame.lane)
+    return kept, [w for w in walls if w not in reserved], new
+
+
 MUTATIONS = {"add": _m_add, "remove": _m_remove, "move": _m_move, "nudge": _m_nudge,
-             "resize": _m_resize, "turn": _m_turn, "wall": _m_wall, "kind": _m_kind}
+             "resize": _m_resize, "turn": _m_turn, "wall": _m_wall, "kind": _m_kind,
+             "light": _m_light}
+
+
+def _mutate(name: str, rng: random.Random, frame: _Frame, blockers: list[Block], walls
+            ) -> tuple[list[Block], list, _Frame] | None:
+    """Mutation `name` applied: (blockers, walls, frame), the frame new only when the
+    mutation retraced the light; None when it could not apply."""
+    got = MUTATIONS[name](rng, frame, blockers, walls)
+    if got is None:
+        return None
+    return (got[0], got[1], got[2] if len(got) == 3 else frame)
 
 
 def _walk(rng: random.Random, frame: _Frame, blockers: list[Block], walls, steps: int
@@ -443,35 +271,70 @@ def _metric(sw: LayoutSweep, binding: bool) -> int:
     return sw.deepest_binding if binding else sw.deepest
 
 
-def _score(sw: LayoutSweep, binding: bool, tie: str) -> float:
-    """The search's objective: the metric, plus a tie-break in [0, 0.5). A twist spec
-    whose layout has no binding start yet scores in [-1, 0) by its plain depth, a
-    gradient toward layouts deep enough for a twist to matter."""
+@dataclass(frozen=True)
+class Aim:
+    """What a search climbs toward: the board's deepest (binding) par at `target`
+    (`exact`: a board deeper than the target is as far from it as one shallower, since
+    a level starts at its board's deepest start and cannot be cut from a deeper one),
+    with a twist margin (par - crystal par at that start) of at least `margin`."""
+    target: int
+    exact: bool = False
+    margin: int = 0
+
+    def depth(self, d: int) -> int:
+        return 2 * self.target - d if self.exact and d > self.target else d
+
+    def hit(self, sw: LayoutSweep, binding: bool) -> bool:
+        d = _metric(sw, binding)
+        if binding and sw.deepest_margin < self.margin:
+            return False
+        return d == self.target if self.exact else d >= self.target
+
+
+MARGIN_STEP = 0.2        # a move of twist margin above the floor is worth this much depth
+MARGIN_CAP = 4           # ... for at most this many moves of it
+SHORT_MARGIN = 2.0       # a move of margin under the floor costs this much depth
+
+
+def _score(sw: LayoutSweep, binding: bool, tie: str, aim: Aim | None = None) -> float:
+    """The search's objective: the metric (folded at the target when the aim is
+    exact; twist specs: plus margin above the aim's floor, minus margin under it), plus
+    a tie-break in [0, 0.2). A twist spec whose layout has no binding start yet scores
+    in [-1, 0) by its plain depth, a gradient toward layouts deep enough for a twist to
+    matter."""
     m = _metric(sw, binding)
     if binding and m == 0:
         return -1.0 + 0.9 * sw.deepest / (sw.deepest + 10.0)
+    base = float(m if aim is None else aim.depth(m))
+    if binding and aim is not None:
+        over = sw.deepest_margin - aim.margin
+        base += MARGIN_STEP * min(over, MARGIN_CAP) if over >= 0 else SHORT_MARGIN * over
     if tie == "dense":
         n = (sw.binding if binding else sw.histogram.get(m, 0)) if m else 0
-        return m + n / (n + 8.0) * 0.5
+        return base + n / (n + 8.0) * 0.2
     if tie == "tight":
-        return m + 0.5 / (1.0 + sw.positions / 1000.0)
-    return float(m)
+        return base + 0.2 / (1.0 + sw.positions / 1000.0)
+    return base
 
 
 def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Level | None = None,
            tuning: Tuning = Tuning(), per_depth: int = 60,
-           state_cap: int = SEARCH_STATE_CAP) -> DeepResult:
+           state_cap: int = SEARCH_STATE_CAP, exact: bool = False, margin: int = 0
+           ) -> DeepResult:
     """Late-acceptance hill climbing over solved layouts of `spec` (a DeepSpec or any
     object with its attribute names, e.g. a Bucket), scored by the exact sweep.
 
     Stops after `budget_sweeps` sweeps (the final harvesting sweep included) or as
-    soon as the score reaches `target`. `start` (a solved layout) replaces the random
+    soon as the score reaches `target` (`exact`: as soon as the board's deepest is the
+    target, overshoot counting as far as undershoot; twist specs: with a twist margin
+    of at least `margin` at that start, margin above it breaking near-ties). `start` (a solved layout) replaces the random
     one. Deterministic: same arguments, same result."""
     _check_spec(spec)
     if budget_sweeps < 1:
         raise ValueError("budget_sweeps must be at least 1")
     rng = random.Random(f"lumina-deep:{seed}")
     binding = bool(_twist_counts(spec))
+    aim = Aim(target, exact, margin) if (exact or margin) else None
     if start is None:
         start = random_layout(spec, rng)
     elif start.win == "beam" and not Board(start).is_solved(Board(start).start):
@@ -482,6 +345,9 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
     sweeps = work = 0
     # budget - 1 search sweeps; the last one re-sweeps the best with its harvest
     search_budget = budget_sweeps - 1
+
+    def _hit(sw: LayoutSweep) -> bool:
+        return aim.hit(sw, binding) if aim is not None else _metric(sw, binding) >= target
 
     def evaluate(lv: Level) -> LayoutSweep | None:
         nonlocal sweeps, work
@@ -499,9 +365,9 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
         sw = evaluate(best_level)
         if sw is not None:
             best_metric = _metric(sw, binding)
-            cur_score = best_score = _score(sw, binding, tuning.tie)
+            cur_score = best_score = _score(sw, binding, tuning.tie, aim)
             trace.append((sweeps, best_metric))
-            if best_metric >= target:
+            if _hit(sw):
                 reached = sweeps
     history = [cur_score] * tuning.history
     names = [n for n, w in tuning.weights for _ in range(w)]
@@ -513,10 +379,10 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
         blockers, walls = cur_blockers, cur_walls
         if rng.random() < tuning.walk:
             blockers = _walk(rng, frame, blockers, walls, tuning.walk_steps)
-        got = MUTATIONS[rng.choice(names)](rng, frame, blockers, walls)
+        got = _mutate(rng.choice(names), rng, frame, blockers, walls)
         if got is not None and rng.random() < tuning.double:
-            got = MUTATIONS[rng.choice(names)](rng, frame, *got) or got
-        lv = _level(frame, *got) if got is not None else None
+            got = _mutate(rng.choice(names), rng, got[2], got[0], got[1]) or got
+        lv = _level(got[2], got[0], got[1]) if got is not None else None
         if lv is None:
             idle += 1
             if idle > 1000 * (search_budget + 1):      # a spec with no legal mutation
@@ -525,20 +391,20 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
         sw = evaluate(lv)
         if sw is None:
             continue
-        score = _score(sw, binding, tuning.tie)
+        score = _score(sw, binding, tuning.tie, aim)
         v = step % tuning.history
         step += 1
         if score >= cur_score or score >= history[v]:
-            cur_blockers, cur_walls, cur_score = got[0], got[1], score
+            cur_blockers, cur_walls, frame, cur_score = got[0], got[1], got[2], score
         history[v] = cur_score
         if score > best_score:
             best_score, best_level = score, lv.replace(id="layout")
             metric = _metric(sw, binding)
-            if metric > best_metric:
+            if metric != best_metric:
                 best_metric = metric
                 trace.append((sweeps, metric))
-                if metric >= target:
-                    reached = sweeps
+            if _hit(sw):
+                reached = sweeps
         if score > run_best:
             run_best = score
             since_best = 0

@@ -4,7 +4,8 @@ The page is static; everything it knows comes from here as data, defined once in
 the grid sizes the reader allows (`lumina.model.MIN_GRID`..`MAX_GRID`), the tools and their
 keys, and the verdicts' limits (`#editor-data`): the budget in states is
 `lumina.engine.DEFAULT_STATE_CAP`, the solver's default cap, so "exhausted" in the editor
-means what it means to `python -m lumina.solve`, and the plan caps are `lumina.engine.measure`'s.
+means what it means to `python -m lumina.solve`, and the plan caps, the chain's work and the
+member cap are `lumina.engine.measure`'s (so the exported record is the one verify measures).
 Its scripts (`static/editor*.js`, `measure.js`) load only here: no level page downloads them.
 """
 from __future__ import annotations
@@ -29,10 +30,11 @@ TOOLS = (("move", "Move", "M"), ("key", "Key", "K"), ("crystal", "Crystal", "C")
 
 def editor(s: Site) -> None:
     """editor.html: the level editor (docs/EDITOR.md)."""
-    from lumina.engine import DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP   # the compiled engine only here
+    from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP   # the compiled engine only here
     example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
     s.page("editor.html", "editor.html", title="Level editor · Lumina", og_image=s.og_default,
            description="Draw a Lumina level and see at once whether it is a puzzle, and why it is hard.",
            tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=DEFAULT_STATE_CAP,
            example=example, editor_data={"budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP,
-                                         "solution_cap": DEFAULT_PLAN_CAP})
+                                         "solution_cap": DEFAULT_PLAN_CAP, "chain_work": DEFAULT_CHAIN_WORK,
+                                         "member_cap": MEMBER_CAP})

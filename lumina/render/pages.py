@@ -31,6 +31,7 @@ from lumina.model import Level
 
 from . import charts, thumbs
 from .editor import editor
+from .inputs import MECHANICS as MECHANIC_NAMES
 from .inputs import SiteInput, World, level_num
 from .words import why_hard
 from .writer import Writer
@@ -79,6 +80,12 @@ class Site:
     @property
     def og_default(self) -> str:
         return "w1/01.png"
+
+
+def label_ctx(level: Level) -> list[dict[str, str]]:
+    """The kinds on the level's board (its truthful label, `Level.mechanics`), each with
+    its display name, for `_label.html`: a rime level with ice shows both."""
+    return [{"kind": k, "name": MECHANIC_NAMES.get(k, k.title())} for k in level.mechanics]
 
 
 def world_ctx(w: World) -> dict[str, Any]:
@@ -140,6 +147,7 @@ def levels(s: Site) -> None:
             s.page(f"w{w.number}/{n:02d}.html", "level.html",
                    title=f"{w.name} {n} · Lumina", world=wc, level=lv, num=n, play=play_json(lv),
                    desc=lv.desc(), why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
+                   label=label_ctx(lv),
                    ending=wi + 1 == len(ws) and i + 1 == len(w.levels), generator=w.generator,
                    description=f"{w.name}, level {n}: {lv.width}×{lv.height}, par {lv.optimal}.")
 
@@ -153,6 +161,7 @@ def dailies(s: Site) -> None:
         s.out.add(f"daily/{n:03d}.png", thumbs.thumbnail_png(lv))
         s.page(f"daily/{n:03d}.html", "day.html", title=f"Daily #{n} · Lumina", level=lv, num=n,
                play=play_json(lv), desc=lv.desc(), why=why_hard(lv), generator=s.data.daily_generator,
+               label=label_ctx(lv),
                prev=f"{level_num(days[i - 1]):03d}.html" if i else None,
                next=f"{level_num(days[i + 1]):03d}.html" if i + 1 < len(days) else None,
                og_image=f"{n:03d}.png",

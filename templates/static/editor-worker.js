@@ -3,8 +3,8 @@
 // and ms since the request):
 //   {stage: "measures", outcome, optimal, moves, plans, ..., states}   measure.measureLevel
 //   {stage: "crystal", crystal_optimal}                                 twist boards only
-//   {stage: "analysis", analysis}                                       the pack's record
 //   {stage: "deepest", deepest, start, complete, ...}                   measure.deepestStart
+//   {stage: "analysis", analysis}                                       the pack's record
 //   {stage: "done", states}  or  {stage: "error", message}
 // Every search is bounded by `budget` states (never by time); the limits are the page's
 // #editor-data, lumina.engine's own (DEFAULT_STATE_CAP, DEFAULT_PLAN_CAP, ...); a new request while one runs
@@ -24,11 +24,12 @@ self.onmessage = (e) => {
     const cp = crystalPar(level, budget);
     states += cp.states;
     if (cp.states) post("crystal", { crystal_optimal: cp.crystal_optimal });
-    const a = analysisRecord(level, m, cp.crystal_optimal);
-    if (a) post("analysis", { analysis: a });
     const d = deepestStart(level, budget, m);
     states += d.states;
     post("deepest", d);
+    // the record holds the board's deepest (lumina-gen/4), so it follows the sweep
+    const a = analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null);
+    if (a) post("analysis", { analysis: a });
     post("done", { states });
   } catch (err) {
     post("error", { message: String(err && err.message || err) });

@@ -24,8 +24,9 @@ from helpers import drag
 
 from lumina import judge
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_STATE_CAP, Outcome, exact_sweep, measure, solve
-from lumina.model import Level, LevelError
+from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Outcome, exact_sweep, level_at, measure, solve
+from lumina.model import GEN4_MEASURES, Level, LevelError
+from lumina.vectors import BINDING
 
 DONE = '#editor[data-state="done"]'
 # 8x8, the key walled in on its row: unsolvable, with far more positions than the budget
@@ -122,6 +123,19 @@ def export_and_reread(page, tmp_path: Path, lv: Level) -> Path:
 
 # ---- building from an empty grid --------------------------------------------------------------
 
+def test_the_home_page_opens_the_editor_on_an_empty_grid(page, base_url, errors):
+    page.goto(base_url)
+    page.click("text=Level editor")
+    page.wait_for_selector('#editor[data-state="illegal"]', timeout=60000)
+    assert page.evaluate("() => window.luminaEditor.model.level.blocks.length") == 0
+    assert "no block has kind key" in page.locator("#ed-legal").inner_text()
+    # the verdicts' limits are lumina.engine's own, so the exported record is the one verify measures
+    assert page.evaluate("() => JSON.parse(document.querySelector('#editor-data').textContent)") == {
+        "budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
+        "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP}
+    assert not errors
+
+
 def test_build_by_mouse_play_three_stars_and_export(page, base_url, errors, tmp_path, output_dir):
     #   y0 . . . . . .      A the key (a tap with the Key tool), B, D, C drawn by dragging:
     #   y1 . . . B . .      D must step left before B can drop out of the key's row; C is
@@ -141,11 +155,39 @@ def test_build_by_mouse_play_three_stars_and_export(page, base_url, errors, tmp_
     assert page_verdicts(page) == python_verdicts(lv)
     assert page.get_attribute("#editor", "data-par") == "3"
     shoot(page, output_dir, "editor-built-by-mouse")
-    play_to_three_stars(page, lv)
+    # a deeper start of the same blocks: jumped to (an undoable edit), it is one of Python's
+    deep = jump_to_the_deepest_start(page, lv)
+    edited(page, lambda: page.keyboard.press("Control+z"))
+    assert board_level(page).desc() == lv.desc()
+    edited(page, lambda: page.keyboard.press("Control+Shift+z"))
+    assert board_level(page).desc() == deep.desc()
+    play_to_three_stars(page, deep)
     page.click("#ed-back")
     page.wait_for_selector("#editor:not([hidden])")
-    export_and_reread(page, tmp_path, lv)
+    export_and_reread(page, tmp_path, deep)
     assert not errors
+
+
+def jump_to_the_deepest_start(page, lv: Level) -> Level:
+    """The page offers the board's deepest start (Python's exact_sweep: over binding starts on
+    twist boards); #ed-jump puts the blocks there, and the verdicts are Python's on it."""
+    twist = judge.has_twist(lv)
+    sw = exact_sweep(lv, per_depth=10**9, state_cap=DEFAULT_STATE_CAP, binding_only=twist)
+    depth = sw.deepest_binding if twist else sw.deepest
+    par = solve(lv).optimal
+    assert par is None or depth > par, "the board is already at its deepest start"
+    starts = {level_at(lv, c.state, lv.id).desc() for c in sw.harvest[depth]}
+    assert page.get_attribute("#editor", "data-deepest") == str(depth)
+    assert page.locator("#ed-deepest").inner_text() == \
+        f"This board holds a {depth}-move {'binding ' if twist else ''}start: jump to it."
+    edited(page, lambda: page.click("#ed-jump"))
+    deep = board_level(page)
+    assert deep.desc() in starts
+    assert page_verdicts(page) == python_verdicts(deep)
+    assert page.get_attribute("#editor", "data-par") == str(depth)
+    assert page.locator("#ed-deepest").inner_text() == f"This is the board's deepest start: {depth} moves."
+    assert page.locator("#ed-jump").is_hidden()
+    return deep
 
 
 def touch(page, cdp, kind: str, x: float, y: float) -> None:
@@ -185,16 +227,76 @@ def test_build_by_touch_on_a_phone(browser, base_url, tmp_path, output_dir):
     assert lv.desc() == "6x6-R2-K0221S2112C3312-w45"
     assert page.evaluate("() => window.__pointer") == "touch"
     assert page_verdicts(page) == python_verdicts(lv)
+    # resized by touch: the moved block's handle, pressed from its outer part, dragged a row down
+    box = page.locator("#ed-grid .ed-handle").bounding_box()
+    hx, hy = box["x"] + box["width"] / 2 + 5, box["y"] + box["height"] / 2 + 5
+    x1, y1 = cell_point(page, 3, 5)
+
+    def stretch() -> None:
+        touch(page, cdp, "touchStart", hx, hy)
+        for k in range(1, 7):
+            touch(page, cdp, "touchMove", hx + (x1 - hx) * k / 6, hy + (y1 - hy) * k / 6)
+        touch(page, cdp, "touchEnd", x1, y1)
+
+    edited(page, stretch)
+    longer = board_level(page)
+    assert longer.desc() == "6x6-R2-K0221S2112C3313-w45"
+    assert page_verdicts(page) == python_verdicts(longer)
+    edited(page, lambda: page.locator("#ed-undo").tap())
+    assert board_level(page).desc() == lv.desc()
     # the lantern moved by a tap on the ring: the key cannot reach it, so not a level yet
     edited(page, lambda: page.touchscreen.tap(*cell_point(page, 3, 6)))
     assert page.get_attribute("#editor", "data-state") == "illegal"
     assert "can never reach the bottom lantern" in page.locator("#ed-legal").inner_text()
     edited(page, lambda: page.touchscreen.tap(*cell_point(page, 6, 2)))
     assert page_verdicts(page) == python_verdicts(lv)
+    # the sweep's binding branch: the sand never binds, whatever the start (Python: binding 0)
+    assert exact_sweep(lv, per_depth=0).binding == 0
+    assert page.locator("#ed-deepest").inner_text() == "No start of this board needs its twists (none binds)."
     shoot(page, output_dir, "editor-built-by-touch-phone")
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     assert not errors
     context.close()
+
+
+def test_build_a_beam_level_by_mouse_play_and_share_it(page, base_url, errors):
+    #   y0 . . . . ^ .      the light leaves the key eastwards, turns north at the mirror /
+    #   y1 . . C B B .      at (4, 2) and must reach the lantern on top of column 4: B must
+    #   y2 A A C . / .      slide out of column 4 and C out of row 2. Python: par 2.
+    #   y3 . . C . . .
+    open_editor(page, base_url, state="illegal")
+    page.click('[data-tool="key"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 0, 2)))
+    edited(page, lambda: page.select_option("#ed-win", "beam"))
+    page.click('[data-tool="light"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 2, 2)))
+    page.click('[data-tool="mirror-f"]')
+    edited(page, lambda: page.mouse.click(*cell_point(page, 4, 2)))
+    edited(page, lambda: page.mouse.click(*cell_point(page, 4, -1)))     # the lantern, on the ring
+    page.click('[data-tool="crystal"]')
+    edited(page, lambda: mouse_drag(page, (3, 1), (4, 1)))
+    edited(page, lambda: mouse_drag(page, (2, 1), (2, 3)))
+    lv = board_level(page)
+    assert lv.desc() == "6x6-T4-K0221C3121C2113-m42f-bE0"
+    assert page.get_attribute("#editor", "data-state") == "done"
+    assert page_verdicts(page) == python_verdicts(lv)
+    assert page.get_attribute("#editor", "data-par") == "2"
+    play_to_three_stars(page, lv)
+    # shared: the same play.html?d= link as level pages, which opens this board for a player
+    page.click("#ed-back")
+    page.wait_for_selector("#editor:not([hidden])")
+    page.click("#ed-share")
+    link = page.locator("#ed-link")
+    link.wait_for(state="visible")
+    assert link.input_value() == f"{base_url}play.html?d={lv.desc()}"
+    page.goto(link.input_value())
+    page.wait_for_selector("#board [data-block]")
+    page.wait_for_function("() => document.querySelector('#par').textContent.trim() === '2'", timeout=30000)
+    assert [tuple(p) for p in page.evaluate(
+        "() => Array.from(document.querySelectorAll('#board [data-block]'))"
+        ".sort((a, b) => a.dataset.block - b.dataset.block).map(n => [+n.dataset.x, +n.dataset.y])")] == \
+        [(b.x, b.y) for b in lv.blocks]
+    assert not errors
 
 
 def test_build_by_keyboard(page, base_url, errors):
@@ -235,7 +337,11 @@ def test_build_by_keyboard(page, base_url, errors):
 
 def test_edit_a_committed_level_and_the_verdicts_change(page, base_url, packs, errors):
     lv = Level.from_json(packs["w1-12"])
-    open_editor(page, base_url, f"?d={lv.desc()}")
+    page.goto(f"{base_url}w1/12.html")                       # from its level page, as a designer comes
+    page.click("text=Open in the editor")
+    page.wait_for_selector(DONE, timeout=60000)
+    assert page.url.split("/")[-1].startswith("editor.html?d=")
+    assert board_level(page).desc() == lv.desc()
     assert page_verdicts(page) == python_verdicts(lv)
     assert page.get_attribute("#editor", "data-par") == str(lv.optimal)
     # a blocker whose removal changes par, found by Python
@@ -257,6 +363,49 @@ def test_edit_a_committed_level_and_the_verdicts_change(page, base_url, packs, e
     assert after["par"] != str(lv.optimal)
     # the why-it's-hard panel speaks as the level page does
     assert "plan" in page.locator("#ed-why").inner_text()
+    assert not errors
+
+
+def test_a_twist_board_jumps_to_its_deepest_binding_start(page, base_url, errors):
+    """The sweep's binding branch on the page: this board's start has no win, its deepest
+    start (8 moves) needs no twist, and the jump goes to the deepest binding one (7 moves)."""
+    lv = from_desc(BINDING[0])
+    sw = exact_sweep(lv, per_depth=0)
+    assert (solve(lv).outcome, sw.deepest, sw.deepest_binding) == (Outcome.UNSOLVABLE, 8, 7)
+    open_editor(page, base_url, f"?d={lv.desc()}")
+    assert page_verdicts(page) == {"outcome": "unsolvable", "par": None, "plans": "0", "deepest": "7"}
+    deep = jump_to_the_deepest_start(page, lv)
+    a = solve(deep.replace(blocks=tuple(b if b.kind == "key" else b.__class__(
+        kind="crystal", x=b.x, y=b.y, w=b.w, h=b.h) for b in deep.blocks)))
+    assert a.optimal is None or a.optimal < 7, "the start jumped to binds its twists"
+    assert not errors
+
+
+def test_the_export_of_the_hardest_committed_twist_level_is_python_s_record(page, base_url, packs, tmp_path, errors):
+    """The worker's whole record (lumina-gen/4 measures included: chain, forced moves, deepest,
+    optional twist, label) on the committed twist level with the highest par, exported: the
+    same as lumina.judge.analysis of lumina.engine.measure, par and solution the solver's."""
+    lv = Level.from_json(max((x for x in packs.values() if judge.has_twist(Level.from_json(x))),
+                             key=lambda x: (x["optimal"], x["id"])))
+    open_editor(page, base_url, f"?d={lv.desc()}")
+    with page.expect_download() as d:
+        page.click("#export")
+    path = tmp_path / d.value.suggested_filename
+    d.value.save_as(path)
+    got = json.loads(path.read_text(encoding="utf-8"))["levels"][0]
+    sol = solve(lv)
+    m = measure(lv, solution=sol.moves)
+    want = lv.replace(id=got["id"], name=None, tutorial=False, optimal=sol.optimal, solution=sol.moves,
+                      analysis=judge.analysis(lv, m)).to_json()
+    assert got["analysis"] == want["analysis"]
+    assert (got["optimal"], got["solution"]) == (want["optimal"], want["solution"])
+    assert all(got["analysis"].get(k) is not None for k in GEN4_MEASURES)
+    # the file opened again in the editor: the same board, the same verdicts
+    edited(page, lambda: page.click("#ed-clear"))
+    assert page.get_attribute("#editor", "data-state") == "illegal"
+    edited(page, lambda: page.set_input_files("#ed-import-file", str(path)))
+    assert board_level(page).desc() == lv.desc()
+    assert page_verdicts(page) == python_verdicts(lv)
     assert not errors
 
 
@@ -343,6 +492,33 @@ def test_a_board_over_the_budget_says_so_without_blocking_the_page(page, base_ur
           f"load average {os.getloadavg()[0]:.1f}")
     assert worker[0][0] > 300, "the search ran off the main thread"
     assert main[0][0] <= 100, f"a main-thread task ran {main[0][0]:.0f} ms of CPU"
+    assert not errors
+
+
+def test_an_edit_during_a_long_search_is_answered_for_the_newest_board(page, base_url, errors):
+    """An edit made while the worker is still searching: the page stops that search (a fresh
+    worker) and answers for the board now drawn, never with the stale search's verdict."""
+    small = from_desc("6x6-R2-K0221C3113")
+    open_editor(page, base_url, f"?d={small.desc()}")
+    page.click("#ed-import-box summary")
+    page.fill("#ed-import-text", EXHAUSTING)
+    page.click("#ed-import")
+    page.wait_for_selector('#editor[data-state="thinking"]')
+    assert board_level(page).desc() == EXHAUSTING
+    # every state and outcome #editor shows from here on
+    page.evaluate("""() => { window.__shown = []; const ed = document.querySelector('#editor');
+        new MutationObserver(() => window.__shown.push([ed.dataset.state, ed.dataset.outcome || null]))
+          .observe(ed, { attributes: true }); }""")
+    page.click("#ed-undo")                                  # back to the small board, mid-search
+    page.wait_for_selector(DONE, timeout=60000)
+    assert board_level(page).desc() == small.desc()
+    assert page_verdicts(page) == python_verdicts(small)
+    page.wait_for_timeout(2000)                              # longer than the whole exhausting search
+    assert page_verdicts(page) == python_verdicts(small)
+    shown = page.evaluate("() => window.__shown")
+    assert ["thinking", None] in shown                       # the undo was answered afresh
+    assert not [s for s in shown if s[1] == "exhausted"], f"a stale verdict was shown: {shown}"
+    assert page.get_attribute("#editor", "data-state") == "done"
     assert not errors
 
 

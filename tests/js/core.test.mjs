@@ -178,6 +178,72 @@ test("hints against Python off the solution: distance from a random reachable po
   assert.ok(solved > 100, `${solved} positions checked`);
 });
 
+/** The plain breadth-first search over engine.js that search.js replaced: its answer is the contract. */
+function plainBfs(board, state, budget = C.SEARCH_BUDGET) {
+  if (E.isSolved(board, state)) return { outcome: "solved", left: 0, moves: [], states: 1 };
+  const seen = new Set([E.stateKey(state)]), queue = [state], parent = [-1], via = [null];
+  for (let head = 0; head < queue.length; head++) {
+    for (const m of E.legalMoves(board, queue[head])) {
+      const t = E.applyLegal(board, queue[head], m), k = E.stateKey(t);
+      if (seen.has(k)) continue;
+      seen.add(k); queue.push(t); parent.push(head); via.push(m);
+      if (E.isSolved(board, t)) {
+        const moves = [];
+        for (let i = queue.length - 1; i > 0; i = parent[i]) moves.push(via[i]);
+        return { outcome: "solved", left: moves.length, moves: moves.reverse(), states: queue.length };
+      }
+      if (queue.length >= budget) return { outcome: "exhausted", states: queue.length };
+    }
+  }
+  return { outcome: "unsolvable", states: queue.length };
+}
+
+test("solveFrom gives engine.js's answer: the same outcome, line and count of states as a plain BFS over legalMoves", () => {
+  let n = 0;
+  const kinds = new Set(), outcomes = new Set();
+  V.cases.forEach((c, k) => {
+    const board = E.compile(c.level);
+    c.states.forEach((v, j) => {
+      if ((j + k) % 40) return;
+      const s = stateFromPython(board, v.positions, v.flags);
+      for (const budget of [3000, 1 + ((j * 37) % 400), 1]) {   // whole components up to 3,000 states
+        const res = solveFrom(board, s, budget);
+        assert.deepEqual(res, plainBfs(board, s, budget), `${c.level.id} at ${JSON.stringify(v.positions)} budget ${budget}`);
+        outcomes.add(res.outcome);
+      }
+      c.level.blocks.forEach((b) => kinds.add(b.kind));
+      if (c.level.win === "beam") kinds.add("beam");
+      n++;
+    });
+  });
+  assert.ok(n > 150, `${n} positions`);
+  assert.deepEqual([...kinds].sort(), ["beam", "crystal", "ice", "key", "rime", "sand"]);
+  assert.deepEqual([...outcomes].sort(), ["exhausted", "solved", "unsolvable"]);
+  // a frozen rime block touching the key (never met in play): engine.js thaws it on any first move
+  const b = E.compile(lvl("5x4-R0-K0021R3012")), s = { pos: [1, 0], flags: [0, 0] };
+  assert.deepEqual(solveFrom(b, s), plainBfs(b, s));
+});
+
+test("visited_table_leak: a search sees none of the states of the searches before it (the table is reused)", () => {
+  // Bug class: search.js keeps one visited table across searches and clears it by a new
+  // generation stamp; a stale entry would make a state look seen, so a later search would
+  // miss lines (a longer answer) or call a solvable position unsolvable.
+  const lv = V.solutions.reduce((a, c) => (c.optimal > a.optimal ? c : a)).level, board = E.compile(lv);
+  const tiny = E.compile(TINY), big = E.compile(decodeDesc("8x8-R3-K0321C2012C3012C4212C5312C6412C1512C2621C4721"));
+  let s = E.startState(board);
+  const order = [];
+  for (let k = 0; k < 3; k++) {   // the same level from positions along a line, each search after the last
+    order.push([board, s]);
+    s = E.applyLegal(board, s, solveFrom(board, s).moves[0] ?? E.legalMoves(board, s)[0]);
+  }
+  order.push([tiny, E.startState(tiny)], [big, E.startState(big)], [board, E.startState(board)], [tiny, E.startState(tiny)]);
+  for (const [b, st] of order) {
+    for (const budget of [C.SEARCH_BUDGET, 40]) {
+      assert.deepEqual(solveFrom(b, st, budget), plainBfs(b, st, budget), `${b.level.id} at ${JSON.stringify(st)} budget ${budget}`);
+    }
+  }
+});
+
 test("keyboard: arrows reach every block from the key on every level (selection graph)", () => {
   for (const c of V.cases) {
     const board = E.compile(c.level), s = E.startState(board);
@@ -221,7 +287,7 @@ test("state keys: numeric keys decode back to the same state on every vector pos
   assert.ok(n > 1000);
 });
 
-test("a board past 53 key bits searches with string keys (16 blocks, 6 of them sand)", () => {
+test("a board past 53 key bits is searched (16 blocks, 6 of them sand): core keys it with strings, search.js with two words", () => {
   // key row 0 with a vertical crystal at column 4 in its way; 14 blocks parked in rows 4..7
   const board = E.compile(decodeDesc("8x8-R0-K0021C4012S0421S2421S4421S6421S0521S2521C4521C6521C0621C2621C4621C6621C0721C2721"));
   assert.equal(C.keyer(board).unkey, null);
