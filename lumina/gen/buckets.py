@@ -34,7 +34,7 @@ SWEEP_STATE_CAP = 500_000
 SOLVE_STATE_CAP = 500_000
 MAX_DRAWS_PER_LAYOUT = 60
 TOLERANCE_STEP = 500        # random layouts before a target accepts one move further away
-SEARCHES_PER_LEVEL = 4     # deep buckets: at most this many searches per level (slot)
+SEARCHES_PER_LEVEL = 8     # deep buckets: at most this many searches per level (slot)
 # The generator pins its search tuning, so the packs it wrote stay reproducible when the
 # deep search's defaults are retuned for `bench deep`: lumina-gen/3 and /4 packs are made
 # with fresh restarts after 1000 idle sweeps (lumina-gen/2: back to the best after 3000);
