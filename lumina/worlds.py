@@ -63,6 +63,8 @@ class Bucket:
     upward: bool = False           # a missed target may only be filled by a harder par
     margin: int = 0                # twist buckets: the least twist margin (par - crystal par)
                                    # a level may ship with (0: the judge's floor per kind)
+    peak: int = 0                  # > 0: its top target ships at a par from this to the band's
+                                   # top, or not at all (the campaign's finale)
 
     def targets(self) -> list[int]:
         """The optimal counts this bucket aims for, spread evenly over the band."""
@@ -166,7 +168,7 @@ _MARGIN = {"median": True, "last": True}
 _TUTORIAL = {"name": True, "exit": True, "rows": True, "kinds": False, "beam": False}
 _BUCKET = {"size": True, "band": True, "levels": True, "blockers": True, "twists": False,
            "walls": False, "beam": False, "mirrors": False, "deep": False, "upward": False,
-           "margin": False}
+           "margin": False, "peak": False}
 _DAILIES = {"seed": True, "pool": True, "buckets": True}
 
 
@@ -262,7 +264,8 @@ class _Reader:
                       beam=beam, mirrors=mirrors,
                       deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
                       upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
-                      margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999))
+                      margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999),
+                      peak=self.integer(where, f"{name}.peak", b.get("peak", 0), 0, 999))
 
     def tutorial(self, where: str, raw: Any, number: int) -> Level:
         t = self.table(where, "tutorial", raw, _TUTORIAL)

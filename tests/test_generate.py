@@ -420,3 +420,21 @@ def test_world_five_is_beam_to_the_end_and_the_campaign_climbs_to_its_targets():
     assert tops[1] >= 24 and all(tops[n] > tops[n - 1] for n in range(2, 6))
     assert _world_levels(5)[-1].optimal == max(max(v for v in tops.values()),
                                                _world_levels(5)[-1].optimal)
+
+
+def test_finale_takes_no_easier_stand_in():
+    """RULES-DECISIONS 45: the campaign's last bucket has a `peak`, so its top target
+    is never filled by a par under the curve's final peak (its other targets keep their
+    stand-ins), and World 5 ends at that peak or above."""
+    finale = world(5).buckets[-1]
+    top = finale.band[1]
+    assert finale.peak == CAMPAIGN.final_peak and finale.targets()[-1] == top
+    v = Verdicts(finale)
+    v.targets = [top]
+    assert v.wanted(5) == list(range(finale.peak, top + 1))  # nothing under the peak
+    plain = Verdicts(dataclasses.replace(finale, peak=0))
+    plain.targets = [top]
+    assert plain.wanted(5) == list(range(top - 5, top + 1))
+    v.targets = [top - 4]                                     # a lower target: as before
+    assert v.wanted(2) == list(range(top - 6, top - 1))
+    assert _world_levels(5)[-1].optimal >= CAMPAIGN.final_peak
