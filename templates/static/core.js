@@ -47,17 +47,19 @@ export const SEARCH_BUDGET = 300000;
 /**
  * Keyboard selection: the block nearest to block `i` in direction dir = [dx, dy], or -1.
  * Candidates are blocks whose centre lies strictly that way; nearest is the smallest
- * along + 2 * |across| (cells between centres), ties broken by the lower block index.
+ * along + 2 * |across| (cells between centres), ties broken by the smaller along (the
+ * block nearer along the arrow: d-010's rime block was reachable by no arrow when the
+ * farther one took the tie), then by the lower block index.
  */
 export function nearestBlock(board, state, i, dir) {
   const mid = (j) => { const r = E.rect(board, state, j); return [r.x + r.w / 2, r.y + r.h / 2]; };
   const [fx, fy] = mid(i), [dx, dy] = dir;
-  let best = -1, bd = Infinity;
+  let best = -1, bd = Infinity, ba = Infinity;
   for (let j = 0; j < board.n; j++) {
     const [x, y] = mid(j), along = (x - fx) * dx + (y - fy) * dy, across = Math.abs((x - fx) * dy + (y - fy) * dx);
     // blocks within 45 degrees of the arrow rank before any block further off its line
     const d = along + 2 * across + (across > along ? 1000 : 0);
-    if (j !== i && along > 0 && d < bd) { best = j; bd = d; }
+    if (j !== i && along > 0 && (d < bd || (d === bd && along < ba))) { best = j; bd = d; ba = along; }
   }
   return best;
 }

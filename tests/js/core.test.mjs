@@ -272,6 +272,24 @@ test("keyboard: nearest block by centres, ties to the lower index", () => {
   assert.equal(C.nearestBlock(b, s, 3, E.DIRS.N), 1);
 });
 
+test("keyboard_unreachable_block: a tie goes to the block nearer along the arrow (d-010)", () => {
+  // d-010 of the lumina-gen/4 pool: from D (block 11) leftwards the rime block 6 and the
+  // crystal 2 tie on along + 2 * across; with the lower index taking it, no arrow from any
+  // block reached 6, so a keyboard player could not move it.
+  const b = E.compile(lvl("6x6-T2-K2412C2021C0312C3421C5112C4212R1113C3121C3531I0012C5312C2321"));
+  const s = E.startState(b);
+  assert.equal(C.nearestBlock(b, s, 11, E.DIRS.W), 6);
+  const seen = new Set([b.key]), todo = [b.key];
+  while (todo.length) {
+    const i = todo.pop();
+    for (const dir of Object.values(E.DIRS)) {
+      const j = C.nearestBlock(b, s, i, dir);
+      if (j >= 0 && !seen.has(j)) { seen.add(j); todo.push(j); }
+    }
+  }
+  assert.equal(seen.size, b.n);
+});
+
 test("state keys: numeric keys decode back to the same state on every vector position", () => {
   let n = 0;
   for (const c of V.cases) {
