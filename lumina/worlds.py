@@ -73,6 +73,10 @@ class Bucket:
             return [lo]
         return [lo + round(j * (hi - lo) / (self.levels - 1)) for j in range(self.levels)]
 
+    def is_peak(self, target: int) -> bool:
+        """Whether `target` is this bucket's peak target: its band's top, with `peak` set."""
+        return self.peak > 0 and target == self.band[1]
+
 
 @dataclass(frozen=True, kw_only=True)
 class World:
@@ -256,8 +260,12 @@ class _Reader:
             raise self.fail(where, f"{name}.mirrors", "mirrors belong to beam buckets (beam = true)")
         if beam and mirrors[0] < 1:
             raise self.fail(where, f"{name}.mirrors", "a beam bucket needs at least one mirror")
+        band = self.span(where, f"{name}.band", b["band"], 1, 999)
+        peak = self.integer(where, f"{name}.peak", b.get("peak", 0), 0, band[1])
+        if 0 < peak < band[0]:
+            raise self.fail(where, f"{name}.peak", f"{peak} is under the band {band[0]}-{band[1]}")
         return Bucket(name=bucket_name, width=int(m[1]), height=int(m[2]),
-                      band=self.span(where, f"{name}.band", b["band"], 1, 999),
+                      band=band,
                       levels=self.integer(where, f"{name}.levels", b["levels"], 1, 100_000),
                       blockers=blockers, twists=twists,
                       walls=self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
@@ -265,7 +273,7 @@ class _Reader:
                       deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
                       upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
                       margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999),
-                      peak=self.integer(where, f"{name}.peak", b.get("peak", 0), 0, 999))
+                      peak=peak)
 
     def tutorial(self, where: str, raw: Any, number: int) -> Level:
         t = self.table(where, "tutorial", raw, _TUTORIAL)

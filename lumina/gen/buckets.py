@@ -128,13 +128,19 @@ class Verdicts:
     def _needed(self, par: int, tolerance: int) -> bool:
         need = Counter(self.targets)
         need.subtract(lv.optimal for lv in self.accepted)
-        top, peak = self.bucket.band[1], self.bucket.peak
-        if peak and need[top] > 0 and peak <= par <= top:
-            return True                     # a peak bucket's top target: from its peak up only
-        need = Counter({t: n for t, n in need.items() if not (peak and t == top)})
-        if self.bucket.upward:              # only a harder par may stand in for a target
-            return any(n > 0 and 0 <= par - t <= tolerance for t, n in need.items())
-        return any(n > 0 and abs(t - par) <= tolerance for t, n in need.items())
+        b = self.bucket
+        for t, n in need.items():
+            if n <= 0:
+                continue
+            if b.is_peak(t):                # from the bucket's peak up to its band's top only
+                fits = b.peak <= par <= t
+            elif b.upward:                  # only a harder par may stand in for a target
+                fits = 0 <= par - t <= tolerance
+            else:
+                fits = abs(t - par) <= tolerance
+            if fits:
+                return True
+        return False
 
     def reject(self, reason: str) -> None:
         self.rejected[reason] += 1
@@ -240,8 +246,7 @@ def generate_slot(bucket: Bucket, seed: int, slot: int, prior: Sequence[Level] =
     work: Counter[str] = Counter()
     start = None
     level = None
-    finale = bucket.peak and target == bucket.band[1]  # a peak slot: twice the searches
-    for attempt in range(SEARCHES_PER_LEVEL * (2 if finale else 1)):
+    for attempt in range(SEARCHES_PER_LEVEL * (2 if bucket.is_peak(target) else 1)):
         rng = random.Random(f"{seed}:{bucket.name}:slot:{slot}:{attempt}")
         result = deep.search(bucket, rng.randrange(1, 2**32), target=target,
                              budget_sweeps=bucket.deep, start=start, per_depth=PER_DEPTH,
