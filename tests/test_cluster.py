@@ -131,12 +131,18 @@ def test_scheduler_connection_inside_a_running_event_loop(cluster):
     caller's thread already runs an event loop (a notebook; in CI, Playwright's sync
     API from the browser tests): every --scheduler run after them was 'cannot reach'."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
     jobs = list(range(4))
 
     async def caller():
-        asyncio.get_running_loop()      # the loop runs in this (the main) thread
+        asyncio.get_running_loop()      # the loop runs in the caller's thread
         return run_ordered(_late_square, jobs, workers=2, scheduler=cluster.scheduler_address)
-    assert asyncio.run(caller()) == [(x, x * x) for x in jobs]
+    # A thread of its own: after the browser tests this (the main) thread already runs
+    # Playwright's loop, where the test's own asyncio.run would fail before the code
+    # under test is reached.
+    with ThreadPoolExecutor(1) as pool:
+        got = pool.submit(asyncio.run, caller()).result()
+    assert got == [(x, x * x) for x in jobs]
 
 
 def test_progress_is_one_line_per_finished_task_off_a_terminal(capsys):

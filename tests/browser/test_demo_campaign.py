@@ -50,6 +50,7 @@ def test_the_demo_s_second_world_opens_at_its_own_gate(page, demo, errors):
     page.goto(f"{url}w2/02.html")
     page.wait_for_selector("#board [data-block]")
     cover = page.locator("[data-lock-cover]")
+    cover.wait_for(state="visible")             # shown by a lazily imported module
     assert cover.is_visible() and "Demo Frost opens at 8 ★" in cover.inner_text()
     seven = {"levels": {f"w1-0{n}": {"stars": 3, "best": 1} for n in (1, 2)}
              | {"w1-03": {"stars": 1, "best": 9}}}

@@ -585,7 +585,9 @@ def test_daily_stars_do_not_open_gates(page, base_url):
     assert page.locator("[data-total-stars]").first.inner_text() == "0"
     assert "locked" in page.locator('.world-card[data-world="2"]').get_attribute("class")
     page.goto(base_url + "w2/02.html")
-    assert page.locator("[data-lock-cover]").is_visible()
+    cover = page.locator("[data-lock-cover]")   # shown by a lazily imported module (panel.js)
+    cover.wait_for(state="visible")             # after load: an immediate check raced it
+    assert cover.is_visible()
 
 
 def test_share_link_opens_a_level_and_finds_par(page, base_url, packs, errors):
