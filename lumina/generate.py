@@ -33,7 +33,7 @@ from typing import Sequence
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.executor import MAX_WORKERS
 from lumina.gen.packs import all_plans, dailies_plan, generate_packs, world_plan
-from lumina.safeio import check_writable_folder
+from lumina.safeio import check_output, check_writable_folder
 from lumina.worlds import CAMPAIGN, load
 
 
@@ -73,7 +73,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in args.world or ():
         if n not in campaign.gates:
             raise UsageError(f"--world {n}: worlds are 1..{len(campaign.worlds)}")
-    check_writable_folder(args.out)         # before any work, not after the whole world
     if args.all:
         plans = all_plans(campaign)
     elif args.dailies:
@@ -81,6 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         plans = [world_plan(n, args.seed, campaign)
                  for n in args.world or [w.number for w in campaign.worlds]]
+    # before any work, not after the whole world: every pack and report it will write
+    check_output(args.out, inputs=[args.campaign], flag="--out",
+                 files=[f for p in plans for f in (f"{p.name}.json", f"report-{p.name}.json")])
+    check_writable_folder(args.out)
     failures = generate_packs(plans, args.workers, args.out, args.scheduler)
     for f in failures:
         print(f"FAILED: {f} (nothing written for that pack)", file=sys.stderr)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from lumina.model import SAFE_ID, Level, LevelError, check_text, short
-from lumina.safeio import MAX_FILE_BYTES, ReadError, atomic_write, read_bounded, write_unit
+from lumina.safeio import MAX_FILE_BYTES, ReadError, atomic_write, read_bounded, settle, write_unit
 
 MAX_DEPTH = 32                 # a pack nests 5 deep
 MAX_INT_DIGITS = 20            # every field fits an int64
@@ -139,9 +139,14 @@ def report_files(folder: str | os.PathLike) -> list[Path]:
 
 
 def pack_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files as given; a folder stands for its packs (world-*.json, then dailies.json)."""
+    """Files as given; a folder stands for its packs (world-*.json, then dailies.json).
+    Each folder read is settled first (`safeio.settle`): a pack and its report that a
+    killed write left half renamed are completed or rolled back before either is read."""
     out: list[Path] = []
-    for p in map(Path, paths):
+    paths = [Path(p) for p in paths]
+    for folder in dict.fromkeys(p if p.is_dir() else p.parent for p in paths):
+        settle(folder)
+    for p in paths:
         if p.is_dir():
             found = world_files(p) + sorted(p.glob(DAILIES_PACK))
             if not found:

@@ -46,15 +46,16 @@ def _verify(packs: list[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
 INPUT_ERRORS = (ValueError, OSError)
 
 
-def protected(packs: Path) -> list[Path]:
-    """Folders an --out must never be, contain or sit above."""
-    return [Path.cwd(), packs, PROJECT]
+def protected(packs: Path, campaign: Campaign = CAMPAIGN) -> list[Path]:
+    """Folders (and the campaign file) an --out must never be, contain or sit above."""
+    return [Path.cwd(), packs, PROJECT, Path(campaign.source)]
 
 
 def publish(packs: Path, out: Path, campaign: Campaign = CAMPAIGN) -> int:
     """Verify `packs`, then build into `out`. Returns the exit code."""
     try:
-        safeio.check_out(out, protect=protected(packs))      # before any work
+        safeio.check_output(out, inputs=[packs, campaign.source], files=[])   # before any work
+        safeio.check_out(out, protect=protected(packs, campaign))
         with safeio.lock(out):                               # a second publish waits
             return _publish(packs, out, campaign)
     except INPUT_ERRORS as e:
@@ -78,7 +79,7 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
         return 1
     print("publish: verified; building", file=sys.stderr)
     writer = site.render(site.gather(packs, report, campaign, packs=read))
-    safeio.replace_tree(writer.files, out, protect=protected(packs))
+    safeio.replace_tree(writer.files, out, protect=protected(packs, campaign))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
     return 0

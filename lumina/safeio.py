@@ -25,6 +25,16 @@ complete, and never a stranger's file or folder deleted.
 - `check_out(out, protect=...)`: refuses an output that is, contains or sits above
   a protected folder (the working folder, the packs, the project), that is a file,
   a symlink loop, or a non-empty folder without our marker.
+- `check_output(out, inputs=..., files=...)`: THE output-path check every command
+  that writes calls before any work (generate, publish, playtest and simulate, bench,
+  vectors, ...): refuses a folder, device, FIFO or socket (or a symlink to one)
+  where a file goes, a file where a folder goes, and any output that is one of the
+  command's inputs, naming the path as the user typed it; then settles the folder
+  (`settle`: what a killed write left there is finished or cleared, so a stale
+  journal is never a reason to refuse).
+- `settle(folder)`: `recover` under the folder's lock, never raising; every reader of
+  a packs folder calls it (`packfile.pack_files`), so a pack and its report are read
+  from one run even right after a kill.
 - `lock(path)`: one `filelock` lock per output; a second run waits up to
   `LOCK_WAIT` seconds and then fails with a clear message.
 
@@ -77,6 +87,12 @@ class OutputError(ValueError):
 
 class ReadError(ValueError):
     """A file that is not read: not a regular file, too big, or unreadable. Names it."""
+
+
+def _cannot_write(where: str | os.PathLike, e: OSError) -> OutputError:
+    """A write that failed (a full disk, no permission), as one line naming the file
+    the user knows: the target, never our hidden temporary."""
+    return OutputError(f"{os.fspath(where)}: cannot write: {e.strerror or e}")
 
 
 # A test hook: called with a step name just before each rename or delete of a
@@ -201,13 +217,16 @@ def signals_deferred() -> Iterator[None]:
 
 # ------------------------------------------------------------------ files
 
-def _write_new(path: Path, raw: bytes) -> None:
+def _write_new(path: Path, data: str | bytes | Iterable[str | bytes]) -> None:
+    """Create `path` (never an existing file) holding `data`: bytes, text, or an
+    iterable of chunks written as they come (a streamed log never sits in memory)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
     try:
         os.fchmod(fd, FILE_MODE)
-        view = memoryview(raw)
-        while view:
-            view = view[os.write(fd, view):]
+        for chunk in ([data] if isinstance(data, (str, bytes)) else data):
+            view = memoryview(_raw(chunk))
+            while view:
+                view = view[os.write(fd, view):]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -215,6 +234,31 @@ def _write_new(path: Path, raw: bytes) -> None:
 
 def _raw(data: str | bytes) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def _file_problem(path: Path) -> str | None:
+    """Why a file may not be written at `path` (None when it may): an existing
+    folder, device, FIFO or socket there, a symlink to one, or a symlink loop."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None                         # nothing there, or a dangling symlink: replaced
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "it is a symlink loop"
+        if e.errno == errno.ENOTDIR:
+            return "a folder on its way is a file"
+        return None                         # (the write itself will say what is wrong)
+    link = "a symlink to " if os.path.islink(path) else ""
+    if stat.S_ISDIR(st.st_mode):
+        return f"it is {link}a folder, not a file"
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        return f"it is {link}a device, not a file"
+    if stat.S_ISFIFO(st.st_mode):
+        return f"it is {link}a FIFO (named pipe), not a file"
+    if not stat.S_ISREG(st.st_mode):
+        return f"it is {link}a socket or other special file, not a file"
+    return None
 
 
 def atomic_write(path: str | os.PathLike, data: str | bytes) -> None:
@@ -226,26 +270,43 @@ def _unit_temps(token: str, names: Iterable[str]) -> dict[str, str]:
     return {name: f".{name}.{token}.tmp" for name in sorted(names)}
 
 
-def write_unit(folder: str | os.PathLike, files: Mapping[str, str | bytes]) -> None:
+def write_unit(folder: str | os.PathLike, files: Mapping[str, str | bytes | Iterable[str]]) -> None:
     """Write `files` (names inside `folder`) as one unit: all of them or, after a
     kill, the next run's `recover` completes them (or, if the unit was not yet
-    committed, deletes its temps). Holds the folder's lock."""
+    committed, deletes its temps). A value may be an iterable of text chunks, written
+    as it is produced (it may raise to abandon the unit: nothing is left). Every
+    target is checked (`_file_problem`) before the unit commits, so a committed unit
+    can always be completed. A full disk or a missing permission is an `OutputError`
+    naming the target. Holds the folder's lock."""
     folder = Path(folder)
     for name in files:
         if not name or "/" in name or name in (".", ".."):
             raise OutputError(f"{name!r}: a unit holds plain file names")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _cannot_write(folder, e) from None
     with lock(folder):
         recover(folder)
+        for name in sorted(files):
+            why = _file_problem(folder / name)
+            if why:
+                raise OutputError(f"{folder / name}: refusing to write: {why}")
         token = secrets.token_hex(8)
         temps = _unit_temps(token, files)
         pending = folder / f".lumina-unit.{token}.pending"
         journal = folder / f".lumina-unit.{token}.json"
         # the journal names the temps before any exists: whatever is left is ours
-        _write_new(pending, json.dumps({"lumina": "unit", "files": temps}, sort_keys=True).encode())
+        try:
+            _write_new(pending, json.dumps({"lumina": "unit", "files": temps}, sort_keys=True).encode())
+        except OSError as e:
+            raise _cannot_write(folder / sorted(files)[0], e) from None
         try:
             for name in sorted(files):
-                _write_new(folder / temps[name], _raw(files[name]))
+                try:
+                    _write_new(folder / temps[name], files[name])
+                except OSError as e:
+                    raise _cannot_write(folder / name, e) from None
             fault_point("unit-journal")
         except BaseException:
             _finish_unit(folder, pending, temps, commit=False)
@@ -268,16 +329,21 @@ def write_unit(folder: str | os.PathLike, files: Mapping[str, str | bytes]) -> N
 
 def _finish_unit(folder: Path, journal: Path, temps: Mapping[str, str], commit: bool) -> None:
     """Complete a unit (rename each temp that is still there into place) or abandon it
-    (delete its temps); then delete its journal."""
+    (delete its temps); then delete its journal. A temp that cannot be renamed into
+    place (someone made a folder there since) is deleted: a journal is always
+    cleared, never left to block the next write."""
     for name, tmp in sorted(temps.items()):
         src = folder / tmp
         if not src.is_file() or src.is_symlink():
             continue
         if commit:
-            os.replace(src, folder / name)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                src.unlink()
+            try:
+                os.replace(src, folder / name)
+                continue
+            except OSError:
+                pass
+        with contextlib.suppress(OSError):
+            src.unlink()
     with contextlib.suppress(FileNotFoundError):
         journal.unlink()
 
@@ -302,6 +368,21 @@ def recover(folder: str | os.PathLike) -> None:
         if files != temps:
             continue
         _finish_unit(folder, folder / entry, temps, commit=m[2] == "json")
+
+
+def settle(folder: str | os.PathLike) -> None:
+    """`recover` `folder` under its lock, never raising: a reader or a writer calls it
+    first, so what a killed write left there (a pack renamed, its report not yet) is
+    completed or rolled back before anything is read or refused. A folder this
+    process may not write is left as it is (the write itself will say so)."""
+    folder = Path(folder)
+    try:
+        if not folder.is_dir() or not any(_UNIT_JOURNAL.match(e) for e in os.listdir(folder)):
+            return
+        with lock(folder):
+            recover(folder)
+    except (OSError, OutputError):
+        pass
 
 
 # ------------------------------------------------------------------ output paths
@@ -332,6 +413,58 @@ def check_out(out: str | os.PathLike, *, protect: Iterable[str | os.PathLike] = 
     if marker and real.is_dir() and not (real / marker).is_file() and any(real.iterdir()):
         raise OutputError(f"{out}: refusing {flag}: a non-empty folder that Lumina did not build "
                           f"(no {marker} marker); empty it, delete it or choose another folder")
+    return real
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a == b or (a.exists() and b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def check_output(out: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] = (),
+                 files: Iterable[str] | None = None, flag: str = "--out") -> Path:
+    """The one output-path check: call it with what the user typed, before any work.
+
+        safeio.check_output(args.out, inputs=[*pack_paths, args.campaign])      # a file
+        safeio.check_output(args.out, inputs=[...], files=["a.json", "b.json"])  # a folder
+
+    `files=None`: `out` is a file the command writes. `files=[names]`: `out` is a
+    folder (made if missing) and `names` the files the command writes into it.
+    `inputs`: every file or folder the command reads (None entries are skipped).
+
+    Refused with an `OutputError` naming `out` as typed (and the file in it):
+    an existing folder, device, FIFO or socket where a file goes, or a symlink to
+    one (or a symlink loop); a file or device where the folder goes; and any output
+    file that is one of the inputs (the same path, or the same file by another
+    name). Then the output's folder is settled (`settle`): a unit a killed run left
+    is completed or rolled back and its journal cleared, so a stale journal never
+    makes a write fail. Returns `out`'s absolute path (symlinks resolved)."""
+    shown = os.fspath(out)
+    real = _resolve(out, flag)
+    if files is None:
+        folder, targets = real.parent, [(shown, real)]
+    else:
+        folder = real
+        if real.exists() and not real.is_dir():
+            raise OutputError(f"{shown}: refusing {flag}: it is a file, not a folder")
+        targets = [(os.path.join(shown, n), real / n) for n in files]
+    for p in folder.parents:
+        if p.exists() and not p.is_dir():
+            raise OutputError(f"{shown}: refusing {flag}: {p} is a file, not a folder")
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{shown}: refusing {flag}: {folder} is a file, not a folder")
+    ins = [_resolve(p, "an input") for p in inputs if p is not None]
+    for typed, target in targets:
+        why = _file_problem(target)
+        if why:
+            raise OutputError(f"{typed}: refusing {flag}: {why}")
+        for i in ins:
+            if _same(target, i):
+                raise OutputError(f"{typed}: refusing {flag}: it is one of this command's "
+                                  "inputs; write somewhere else")
+    settle(folder)
     return real
 
 

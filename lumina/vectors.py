@@ -41,6 +41,7 @@ from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CA
 from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
+from lumina.safeio import check_output
 from lumina.verify import default_paths
 from lumina.worlds import DAILY_EPOCH, DAILY_POOL, TUTORIALS
 
@@ -498,8 +499,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("tests/js/vectors.json"))
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=7)
     args = ap.parse_args(argv)
-    data = build_vectors(args.packs or default_paths(), args.seed)
-    atomic_write(args.out, json.dumps(data, separators=(",", ":")) + "\n")
+    packs = args.packs or default_paths()
+    out = check_output(args.out, inputs=packs)      # before any work
+    data = build_vectors(packs, args.seed)
+    atomic_write(out, json.dumps(data, separators=(",", ":")) + "\n")
     n = sum(len(c["states"]) for c in data["cases"])
     print(f"{args.out}: {len(data['cases'])} levels, {n} states, {len(data['solutions'])} solutions, "
           f"{len(data['measures'])} measured levels, {len(data['descs'])} share-link texts")

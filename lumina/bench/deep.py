@@ -20,7 +20,7 @@ from lumina.cli import int_in
 from lumina.gen.search import DeepSpec, deepest_levels, search
 from lumina.engine import keep_freed_memory
 from lumina.model import MAX_MOVABLE
-from lumina.safeio import atomic_write
+from lumina.safeio import atomic_write, check_output
 
 BENCH_BUDGET = 20_000            # sweeps per seed
 
@@ -63,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
 def bench_deep(target: int, seeds: int, size: tuple[int, int], budget: int,
                out: Path | None, beam: bool = False) -> int:
+    if out is not None:
+        out = check_output(out)         # before any work
     keep_freed_memory()                 # as the generator's jobs do
     spec = beam_spec(*size) if beam else bench_spec(*size)
     kind = "beam (mirrors 1-3)" if beam else "crystal"

@@ -18,6 +18,7 @@ from typing import Sequence
 from lumina.gen.buckets import PER_DEPTH, SOLVE_STATE_CAP, SWEEP_STATE_CAP
 from lumina.judge import CLASSES, FILTERS
 from lumina.packfile import write_json
+from lumina.safeio import check_output
 from lumina.strategies import BUCKETS, PER_LAYOUT, Row, bucket_label, run_all
 from lumina.worlds import Bucket
 
@@ -35,6 +36,8 @@ def arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.out:
+        check_output(args.out)          # before any work
     if args.out or not args.quick:
         return bench_strategies(quick=args.quick, out=args.out or Path("packs/strategies.json"))
     with tempfile.TemporaryDirectory() as tmp:     # --quick: the committed file stays

@@ -18,14 +18,14 @@ import sys
 from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, guarded, int_in, one_line
-from lumina.packfile import dumps_json
-from lumina.safeio import atomic_write, check_writable_folder, write_unit
+from lumina.packfile import dumps_json, pack_files
+from lumina.safeio import check_output, check_writable_folder, write_unit
 
 from . import schema
 from .reader import Problem
 from .replay import Book
 from .report import build, collect, render_html
-from .simulate import describe, simulate
+from .simulate import describe, least_bytes, simulate
 
 MAX_PRINTED = 50
 PROG = "lumina.playtest"
@@ -38,8 +38,10 @@ def report_main(argv: Sequence[str]) -> int:
     ap.add_argument("--packs", nargs="+", default=["packs"], help="packs or folders of packs (default: packs)")
     ap.add_argument("--out", default="playtest-report", help="folder for playtest.html and playtest.json")
     args = ap.parse_args(argv)
+    check_output(args.out, inputs=[*args.logs, *pack_files(args.packs)],
+                 files=["playtest.html", "playtest.json"])       # before any work
     book = Book(args.packs)
-    check_writable_folder(args.out)                 # before any work
+    check_writable_folder(args.out)
     printed: dict[str, int] = {}
 
     def tell(p: Problem) -> None:
@@ -82,20 +84,32 @@ def simulate_main(argv: Sequence[str]) -> int:
     for flag in ("levels", "players", "seed"):
         if getattr(args, flag) is None:
             raise UsageError(f"--{flag} is required (see python -m lumina.playtest simulate --help)")
+    out = None if args.out == "-" else check_output(args.out, inputs=pack_files(args.levels))
     book = Book(args.levels)
     entries = [e for lid, e in book.entries.items() if fnmatch.fnmatchcase(lid, args.only)]
     if not entries:
         raise UsageError(f"--only {one_line(args.only, 40)}: no level of the packs matches")
     lines = simulate(entries, players=args.players, seed=args.seed, first_player=args.first_player)
-    if args.out == "-":
+    if out is None:
         for line in lines:
             sys.stdout.write(line + "\n")
         return 0
-    text = "".join(line + "\n" for line in lines)
-    if len(text) > schema.MAX_LOG_BYTES:
-        raise UsageError(f"{len(text)} bytes is more than a play log may hold ({schema.MAX_LOG_BYTES}); "
-                         "simulate fewer players per file (--players, --first-player)")
-    atomic_write(args.out, text)
+    bound = schema.MAX_LOG_BYTES
+    least = least_bytes(entries, players=args.players, seed=args.seed, first_player=args.first_player)
+    if least > bound:
+        raise UsageError(f"--players {args.players}: at least {least} bytes, more than a play log may "
+                         f"hold ({bound}); simulate fewer players per file (--players, --first-player)")
+
+    def bounded():                  # streamed to the file; stops the moment the bound is crossed
+        size = 0
+        for line in lines:
+            size += len(line) + 1
+            if size > bound:
+                raise UsageError(f"{args.out}: more than {bound} bytes, the most a play log may hold; "
+                                 "nothing written; simulate fewer players per file (--players, "
+                                 "--first-player)")
+            yield line + "\n"
+    write_unit(out.parent, {out.name: bounded()})
     return 0
 
 

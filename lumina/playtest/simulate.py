@@ -93,10 +93,14 @@ class Player:
     patience: float
 
 
+def player_id(seed: int, n: int) -> str:
+    return f"sim-{seed}-{n:05d}"
+
+
 def player(seed: int, n: int, prm: Params) -> Player:
     """Simulated player number `n` (its traits drawn from the seed and n alone)."""
     rng = random.Random(f"player:{seed}:{n}")
-    return Player(id=f"sim-{seed}-{n:05d}", skill=prm.skill * rng.lognormvariate(0, prm.skill_spread),
+    return Player(id=player_id(seed, n), skill=prm.skill * rng.lognormvariate(0, prm.skill_spread),
                   speed=rng.lognormvariate(0, prm.speed_spread),
                   patience=rng.lognormvariate(0, prm.patience_spread))
 
@@ -226,24 +230,57 @@ def play(lm: _Level, pl: Player, seed: int, first_attempt: int, prm: Params) -> 
     return out
 
 
+BATCH_BYTES = 4 << 20         # the log text a batch of players holds in memory, about
+FIRST_BATCH = 8               # players in the first batch, which measures a player's bytes
+
+
 def simulate(entries: Iterable[Entry], *, players: int, seed: int, first_player: int = 1,
-             params: Params | None = None) -> Iterator[str]:
+             params: Params | None = None, batch_bytes: int = BATCH_BYTES) -> Iterator[str]:
     """Play every level of `entries` (in order) with players first_player ..
-    first_player + players - 1; yield the log's lines, one section per player."""
+    first_player + players - 1; yield the log's lines, one section per player.
+
+    Streamed in batches of players: a batch plays level after level (one level's
+    distances in memory at a time), then its sections are yielded; the first batch
+    (FIRST_BATCH players) measures a player's bytes, and later batches hold about
+    `batch_bytes` of log. So memory is bounded whatever `players` is, and a consumer
+    that stops (the play-log bound) stops the simulation within one batch. Every
+    player's lines depend on the seed, the player and the level alone, so batching
+    never changes the log."""
     prm = params or Params()
-    team = [player(seed, n, prm) for n in range(first_player, first_player + players)]
-    logs: list[list[str]] = [[] for _ in team]
-    counts = [1] * len(team)
-    for entry in entries:
-        lm = _Level(entry)
-        for k, pl in enumerate(team):
-            recs = play(lm, pl, seed, counts[k], prm)
-            counts[k] = recs[-1]["attempt"] + 1
-            logs[k].extend(json.dumps(r, separators=(",", ":")) for r in recs)
+    entries = list(entries)
     note = f"model {MODEL}, seed {seed}"
-    for pl, lines in zip(team, logs):
-        yield json.dumps(schema.header_json(pl.id, "simulator", note), separators=(",", ":"))
-        yield from lines
+    n, end, per_player = first_player, first_player + players, 0
+    while n < end:
+        k = min(end - n, FIRST_BATCH if not per_player else max(1, batch_bytes // per_player))
+        team = [player(seed, i, prm) for i in range(n, n + k)]
+        logs: list[list[str]] = [[] for _ in team]
+        counts = [1] * k
+        for entry in entries:
+            lm = _Level(entry)
+            for j, pl in enumerate(team):
+                recs = play(lm, pl, seed, counts[j], prm)
+                counts[j] = recs[-1]["attempt"] + 1
+                logs[j].extend(json.dumps(r, separators=(",", ":")) for r in recs)
+            del lm
+        per_player = max(per_player, 1, sum(len(x) + 1 for lines in logs for x in lines) // k)
+        for pl, lines in zip(team, logs):
+            yield json.dumps(schema.header_json(pl.id, "simulator", note), separators=(",", ":"))
+            yield from lines
+        n += k
+
+
+def least_bytes(entries: Iterable[Entry], *, players: int, seed: int, first_player: int = 1) -> int:
+    """A lower bound on the bytes of `simulate`'s log: every player's header, and per
+    level at least a start and one end (a leave). `simulate --out` refuses at once a
+    request whose least size is over the play-log bound."""
+    note = f"model {MODEL}, seed {seed}"
+    head = len(json.dumps(schema.header_json(player_id(seed, first_player), "simulator", note),
+                          separators=(",", ":"))) + 1
+    per_level = sum(len(json.dumps({"attempt": 1, "type": "start", "level": e.level.id,
+                                    "generator": e.generator, "board": e.desc},
+                                   separators=(",", ":"))) + 1
+                    + len('{"attempt":1,"type":"leave","ms":0}') + 1 for e in entries)
+    return players * (head + per_level)
 
 
 def describe(params: Params | None = None) -> dict:
