@@ -34,8 +34,9 @@ from typing import Sequence
 from lumina import judge, playable
 from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
-from lumina.model import GEN4_MEASURES, Level
-from lumina.packfile import Pack, pack_files, read_pack
+from lumina.model import GEN4_MEASURES, Level, LevelError
+from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report,
+                             read_strategies, report_files)
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 DEFAULT_PACKS = Path("packs")
@@ -358,7 +359,72 @@ def _summary(res: PackResult) -> str:
     return f"{title}: " + " · ".join(parts)
 
 
-def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
+def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
+                      folders: Sequence[Path] = ()) -> list[str]:
+    """THE rule "this pack set is publishable", one line per problem ("FILE: FIELD:
+    why"); `publish` refuses exactly when it is not empty, and `verify` of a folder
+    fails on it first. The daily pool (dailies.json) holds the campaign's pool size,
+    and a campaign without a daily pool takes none; every other pack is a world of
+    the campaign, with a name, a mechanic and at least one level; ids run w{N}-01,
+    w{N}-02, ... (d-001, ... for the dailies) in order; every level is playable; there
+    is at least one world and no world twice. The reports and the strategy table of
+    `folders` are read with their strict schemas (a bad one is a PackError, exit 2,
+    for verify and publish alike)."""
+    problems: list[str] = []
+
+    def ids(path: Path, levels: Sequence[Level], ident) -> None:
+        for i, lv in enumerate(levels):
+            try:
+                playable.check(lv)
+            except LevelError as e:
+                problems.append(f"{path}: {e}")
+                return
+            if lv.id != ident(i):
+                problems.append(f"{path}: level {lv.id}: id: expected {ident(i)} at this position")
+                return
+
+    numbers: list[int] = []
+    for pack in packs:
+        path, meta = pack.path, pack.meta
+        if path.name == DAILIES_PACK:
+            ids(path, pack.levels, lambda i: f"d-{i + 1:03d}")
+            if not campaign.daily_pool:
+                problems.append(f"{path}: levels: the campaign {campaign.source} has no daily pool, "
+                                "so it takes no dailies.json")
+            elif len(pack.levels) != campaign.daily_pool:
+                problems.append(f"{path}: levels: the daily pool is {campaign.daily_pool} levels, "
+                                f"found {len(pack.levels)}")
+            continue
+        num = meta.get("world")
+        if isinstance(num, bool) or not isinstance(num, int) or num not in campaign.gates:
+            problems.append(f"{path}: world: must be 1..{len(campaign.worlds)}, got {num!r}")
+            continue
+        bad = [f for f in ("name", "mechanic") if not isinstance(meta.get(f), str)]
+        for f in bad:
+            problems.append(f"{path}: {f}: missing or not a string")
+        if not pack.levels:
+            problems.append(f"{path}: levels: a world needs at least one level")
+        ids(path, pack.levels, lambda i, n=num: f"w{n}-{i + 1:02d}")
+        numbers.append(num)
+    where = ", ".join(str(f) for f in folders) or "the packs given"
+    if not numbers and not any(p.startswith(f"{pk.path}: world:") for p in problems for pk in packs):
+        problems.append(f"{where}: no world-*.json packs")
+    if len(set(numbers)) != len(numbers):
+        problems.append(f"{where}: world: two packs claim the same world number")
+    for folder in folders:
+        for p in report_files(folder):
+            read_report(p)
+        strat = Path(folder) / "strategies.json"
+        if strat.exists() or strat.is_symlink():
+            read_strategies(strat, judge.CLASSES, judge.FILTERS)
+    return problems
+
+
+def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
+                 folders: Sequence[Path] | None = None) -> VerifyReport:
+    """Verify every level of `packs` and the campaign's shape; with `folders` (the
+    packs are a folder's, as publish reads them), the set must also be publishable
+    (`pack_set_problems`)."""
     results = []
     worlds_pars: dict[int, list[int]] = {}
     fresh: dict[int, dict[str, Measures]] = {}
@@ -394,8 +460,10 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> Verify
         lines.append("Gates (two stars everywhere): " + " ".join(
             f"W{n}:{g['two_star_total_before']}/{g['needs']}" for n, g in gates.items()))
     lines.extend(f"  FAIL gate: {p}" for p in problems)
+    unpublishable = [] if folders is None else pack_set_problems(packs, campaign, folders)
+    lines.extend(f"  FAIL publishable: {p}" for p in unpublishable)
     total = sum(len(r.pack.levels) for r in results)
-    bad = sum(len(r.failures) for r in results) + len(shape) + len(problems)
+    bad = sum(len(r.failures) for r in results) + len(shape) + len(problems) + len(unpublishable)
     lines.append(f"{'OK' if not bad else 'FAILED'}: {total} levels re-solved from disk, "
                  f"{bad} failure(s)")
     return VerifyReport(ok=not bad, lines=lines, packs=[r.to_json() for r in results], gates=gates)
@@ -406,9 +474,11 @@ def default_paths(root: Path = DEFAULT_PACKS) -> list[Path]:
     return pack_files([root])
 
 
-def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN) -> VerifyReport:
-    """Read (PackError on unreadable input) and verify packs against `campaign`."""
-    return verify_packs([read_pack(p) for p in paths], campaign)
+def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN,
+                 folders: Sequence[Path] | None = None) -> VerifyReport:
+    """Read (PackError on unreadable input) and verify packs against `campaign`
+    (`folders`: they are those folders' packs, which must be publishable)."""
+    return verify_packs([read_pack(p) for p in paths], campaign, folders)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -419,7 +489,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the campaign file (default: lumina/campaign.toml)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
-    report = verify_paths(pack_files(args.packs or [DEFAULT_PACKS]), campaign)
+    given = args.packs or [DEFAULT_PACKS]
+    folders = [p for p in given if p.is_dir()]     # a folder is what publish reads: publishable?
+    report = verify_paths(pack_files(given), campaign, folders or None)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 

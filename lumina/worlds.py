@@ -264,11 +264,18 @@ class _Reader:
         peak = self.integer(where, f"{name}.peak", b.get("peak", 0), 0, band[1])
         if 0 < peak < band[0]:
             raise self.fail(where, f"{name}.peak", f"{peak} is under the band {band[0]}-{band[1]}")
-        return Bucket(name=bucket_name, width=int(m[1]), height=int(m[2]),
+        walls = self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2)
+        width, height = int(m[1]), int(m[2])
+        need = cells_needed(blockers[1], walls[1], mirrors[1])
+        if need > width * height - 1:
+            raise self.fail(where, f"{name}.size", f"a {width}x{height} grid has {width * height} "
+                            f"cells; the key, {blockers[1]} blockers, {walls[1]} walls and "
+                            f"{mirrors[1]} mirrors need {need} and one left free")
+        return Bucket(name=bucket_name, width=width, height=height,
                       band=band,
                       levels=self.integer(where, f"{name}.levels", b["levels"], 1, 100_000),
                       blockers=blockers, twists=twists,
-                      walls=self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
+                      walls=walls,
                       beam=beam, mirrors=mirrors,
                       deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
                       upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
@@ -344,6 +351,65 @@ class _Reader:
                         daily_seed=seed, daily_pool=pool, daily_buckets=daily)
 
 
+def cells_needed(blockers: int, walls: int, mirrors: int) -> int:
+    """The fewest cells a layout with this many blockers, walls and mirrors covers: the
+    key and every blocker take at least two cells, a wall or a mirror one. A bucket's
+    most of each must fit its grid with a cell to spare, or generation could never
+    place them (it would search for minutes and fail)."""
+    return 2 + 2 * blockers + walls + mirrors
+
+
+# The campaign file is bounded like every other input (packfile: size, UTF-8, nesting,
+# integer digits), and its tables and keys are counted before tomllib builds anything:
+# the committed campaign is 11 KB with 55 table headers and 336 keys.
+MAX_CAMPAIGN_BYTES = 1 << 20
+MAX_DEPTH = 32
+MAX_TABLES = 4_000              # table headers and inline tables
+MAX_KEYS = 40_000
+MAX_DIGITS = 20                 # every integer fits an int64 (19 digits)
+_STRING_OR_COMMENT = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|'
+                                r"'[^'\n]*'|#[^\n]*", re.S)
+_LONG_NUMBER = re.compile(r"[0-9][0-9_]{%d,}" % MAX_DIGITS, re.ASCII)
+_HEADER = re.compile(r"^[ \t]*\[", re.M)
+
+
+def _blank(m: re.Match) -> str:
+    """A string or comment replaced by a placeholder of the same line count."""
+    return '""' + "\n" * m.group().count("\n")
+
+
+def check_bounds(text: str, source: str) -> None:
+    """Refuse, before parsing, TOML that could make the parser run away: nested deeper
+    than MAX_DEPTH, more than MAX_TABLES tables or MAX_KEYS keys, or a number of more
+    than MAX_DIGITS digits (Python's int-string limit would end in a traceback).
+    Strings and comments are skipped. `CampaignError` names the file, line and key."""
+    bare = _STRING_OR_COMMENT.sub(_blank, text)
+    lines = bare.split("\n")
+    m = _LONG_NUMBER.search(bare)
+    if m:
+        n = bare.count("\n", 0, m.start())
+        key = lines[n].split("=", 1)[0].strip() if "=" in lines[n] else ""
+        digits = sum(c.isdigit() for c in m.group())
+        raise CampaignError(f"{source}: line {n + 1}: {key or 'value'}: a number of {digits} digits "
+                            f"(at most {MAX_DIGITS})")
+    tables = len(_HEADER.findall(bare)) + bare.count("{")
+    if tables > MAX_TABLES:
+        raise CampaignError(f"{source}: {tables} tables; a campaign holds at most {MAX_TABLES}")
+    keys = bare.count("=")
+    if keys > MAX_KEYS:
+        raise CampaignError(f"{source}: {keys} keys; a campaign holds at most {MAX_KEYS}")
+    depth = deepest = 0
+    for n, line in enumerate(lines):
+        for ch in re.sub(r"[^\[\]{}]+", "", line):
+            depth = max(0, depth + (1 if ch in "[{" else -1))
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    key = line.split("=", 1)[0].strip() if "=" in line else ""
+                    raise CampaignError(f"{source}: line {n + 1}: {key or 'value'}: nested deeper "
+                                        f"than {MAX_DEPTH} levels")
+
+
 def _kind(value: Any) -> str:
     """A value for a message: short, one line."""
     text = repr(value)
@@ -355,10 +421,11 @@ def load(path: str | os.PathLike | None = None) -> Campaign:
     CampaignError (or the packfile's PackError for an unreadable file) names the file,
     the world and the field."""
     path = Path(CAMPAIGN_FILE if path is None else path)
-    text = read_text(path)
+    text = read_text(path, MAX_CAMPAIGN_BYTES)
+    check_bounds(text, str(path))
     try:
         doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError, MemoryError) as e:
         raise CampaignError(f"{path}: not valid TOML ({e})") from None
     return _Reader(str(path)).campaign(doc)
 

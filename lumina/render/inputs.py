@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from lumina import playable
 from lumina.judge import CLASSES, FILTERS
-from lumina.model import Level, LevelError
-from lumina.packfile import (Pack, pack_files, read_pack, read_report, read_strategies,
+from lumina.model import Level
+from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report, read_strategies,
                              report_files)
-from lumina.verify import VerifyReport
+from lumina.verify import VerifyReport, pack_set_problems
 from lumina.worlds import CAMPAIGN, Campaign
 
 from .writer import SiteError
@@ -62,16 +61,6 @@ def level_num(level: Level) -> int:
     return int(level.id.rsplit("-", 1)[1])
 
 
-def _check_levels(path: Path, levels: tuple[Level, ...], ident) -> None:
-    for i, lv in enumerate(levels):
-        try:
-            playable.check(lv)
-        except LevelError as e:
-            raise SiteError(f"{path}: {e}") from None
-        if lv.id != ident(i):
-            raise SiteError(f"{path}: level {lv.id}: id: expected {ident(i)} at this position")
-
-
 def gather(packs_dir: Path, verify: VerifyReport | None = None,
            campaign: Campaign = CAMPAIGN, packs: Sequence[Pack] | None = None) -> SiteInput:
     """Everything the site shows, for `campaign` (its gates and daily pool): `packs`
@@ -83,38 +72,22 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
         raise SiteError(f"{packs_dir}: not a folder of packs")
     if packs is None:
         packs = [read_pack(p) for p in pack_files([packs_dir])]
+    problems = pack_set_problems(packs, campaign, [packs_dir])    # the verifier's one rule
+    if problems:
+        raise SiteError(problems[0])
     worlds: list[World] = []
     dailies: tuple[Level, ...] = ()
     daily_generator = ""
-    for pack in packs:
-        path = pack.path
-        if path.name == "dailies.json":
-            _check_levels(path, pack.levels, lambda i: f"d-{i + 1:03d}")
-            if len(pack.levels) != campaign.daily_pool:
-                raise SiteError(f"{path}: levels: the daily pool is {campaign.daily_pool} levels, "
-                                f"found {len(pack.levels)}")
+    for pack in packs:                # checked by pack_set_problems: only built here
+        if pack.path.name == DAILIES_PACK:
             dailies = pack.levels
             daily_generator = str(pack.meta.get("generator", ""))
             continue
-        meta = pack.meta
-        num = meta.get("world")
-        if not isinstance(num, int) or num not in campaign.gates:
-            raise SiteError(f"{path}: world: must be 1..{len(campaign.worlds)}, got {num!r}")
-        for f in ("name", "mechanic"):
-            if not isinstance(meta.get(f), str):
-                raise SiteError(f"{path}: {f}: missing or not a string")
-        if not pack.levels:
-            raise SiteError(f"{path}: levels: a world needs at least one level")
-        _check_levels(path, pack.levels, lambda i, n=num: f"w{n}-{i + 1:02d}")
-        worlds.append(World(number=num, pack=str(meta.get("pack", path.stem)), name=meta["name"],
+        meta, num = pack.meta, pack.meta["world"]
+        worlds.append(World(number=num, pack=str(meta.get("pack", pack.path.stem)), name=meta["name"],
                             mechanic=meta["mechanic"], gate=campaign.gates[num],
                             levels=pack.levels, generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
-    if not worlds:
-        raise SiteError(f"{packs_dir}: no world-*.json packs")
-    nums = [w.number for w in worlds]
-    if len(set(nums)) != len(nums):
-        raise SiteError(f"{packs_dir}: world: two packs claim the same world number")
     reports = tuple(read_report(p) for p in report_files(packs_dir))
     strat_path = packs_dir / "strategies.json"
     strategies = (read_strategies(strat_path, CLASSES, FILTERS)
