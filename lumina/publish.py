@@ -17,7 +17,10 @@ instant leaves the old site or the new one complete; leftovers of a killed run a
 deleted by the next; a second publish to the same folder waits for the first.
 
 The campaign (`lumina/campaign.toml`, or `--campaign FILE`) gives the verifier the
-worlds' shape and the site its gates and daily pool.
+worlds' shape and the site its gates and daily pool. Whether the pack set can be
+published at all (the daily pool's size, a world per pack, ...) is the verifier's one
+rule, `lumina.verify.pack_set_problems`, checked before any level is re-solved: what
+publish refuses, `python -m lumina.verify PACKS_FOLDER` fails on too.
 
 Exit codes: 0 published, 1 verification failed, 2 bad input.
 """
@@ -31,7 +34,7 @@ from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
 from lumina.packfile import Pack, pack_files, read_pack
 from lumina.render import site
-from lumina.verify import VerifyReport, verify_packs
+from lumina.verify import VerifyReport, pack_set_problems, verify_packs
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -68,6 +71,9 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
     if not packs.is_dir():
         raise site.SiteError(f"{packs}: not a folder of packs")
     read = [read_pack(p) for p in pack_files([packs])]        # once: verified, then rendered
+    problems = pack_set_problems(read, campaign, [packs])     # the verifier's rule, first
+    if problems:
+        raise site.SiteError(problems[0])
     print(f"publish: verifying {len(read)} packs in {packs}", file=sys.stderr)
     report = _verify(read, campaign)
     if not report.ok:

@@ -10,7 +10,54 @@ export const MAX_CHARS = 400000;     // the stored log, as JSON; the oldest atte
 export const MAX_EVENTS = 2000;      // records of one attempt; later ones are not kept
 export const MAX_FROM = 1000;        // moves a continued attempt may start from
 export const MAX_MS = 86400000;      // a pause longer than a day is written as a day
+// The play-log schema's ranges (lumina/playtest/schema.py): whatever is read back from
+// storage is held to them, so an export is always readable by `python -m lumina.playtest`.
+export const MAX_ATTEMPT = 2147483647;
+export const MAX_TEXT = 200;
+export const MAX_BLOCK = 15;
+export const MAX_SLIDE = 7;
 const TYPES = ["move", "undo", "redo", "reset", "hint", "solution", "win", "leave"];
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+// Python's str.isprintable() is false for these: control, format, private-use, unassigned
+// and surrogate code points, line and paragraph separators, and spaces other than " ".
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+
+const int = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+const text = (v) => typeof v === "string" && v.length <= MAX_TEXT && !UNPRINTABLE.test(v);
+const slide = (m) => Array.isArray(m) && m.length === 2 && int(m[0], 0, MAX_BLOCK)
+  && int(m[1], -MAX_SLIDE, MAX_SLIDE) && m[1] !== 0;
+
+/** One stored record [type, ms, ...] held to the schema: ms clamped to 0..MAX_MS, anything
+ * else out of range (a block, a slide, stars) drops the record (null). */
+export function cleanEvent(e) {
+  if (!Array.isArray(e) || !TYPES.includes(e[0])) return null;
+  const ms = Number.isFinite(e[1]) ? Math.max(0, Math.min(MAX_MS, Math.round(e[1]))) : 0;
+  if (e[0] === "move") return slide([e[2], e[3]]) ? ["move", ms, e[2], e[3]] : null;
+  if (e[0] === "win") {
+    if (!int(e[2], 0, MAX_ATTEMPT) || !int(e[3], 1, 3)) return null;
+    return ["win", ms, e[2], e[3], e[4] ? 1 : 0];
+  }
+  return [e[0], ms];
+}
+
+/** One stored attempt held to the schema, or null when it cannot be (a bad number, id,
+ * text or `from`); its records cleaned (`cleanEvent`), at most MAX_EVENTS. */
+export function cleanAttempt(a) {
+  if (!a || typeof a !== "object" || !int(a.n, 1, MAX_ATTEMPT) || typeof a.level !== "string"
+      || !SAFE_ID.test(a.level) || !text(a.generator) || !text(a.board) || !Array.isArray(a.events)) return null;
+  const out = { n: a.n, level: a.level, generator: a.generator, board: a.board, events: [] };
+  if (a.from !== undefined) {
+    if (!Array.isArray(a.from) || a.from.length > MAX_FROM || !a.from.every(slide)) return null;
+    if (a.from.length) out.from = a.from.map((m) => [m[0], m[1]]);
+  }
+  if (a.helped === true) out.helped = true;
+  for (const e of a.events) {
+    if (out.events.length >= MAX_EVENTS) break;
+    const c = cleanEvent(e);
+    if (c) out.events.push(c);
+  }
+  return out;
+}
 
 /** A new random player id: "p-" and 16 hex digits. */
 export function playerId(rng = globalThis.crypto) {
@@ -19,18 +66,31 @@ export function playerId(rng = globalThis.crypto) {
   return "p-" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/** The log in `raw` (JSON text) if it is one, else a fresh log for a new player. */
+/** The log in `raw` (JSON text) if it is one, else a fresh log for a new player. Every
+ * attempt is held to the play-log schema (`cleanAttempt`; those that cannot be are dropped),
+ * and the attempt counter `next` too: a counter out of 1..MAX_ATTEMPT, or not above the
+ * attempts kept, restarts after the highest kept (attempts are renumbered from 1 when even
+ * that would pass MAX_ATTEMPT). */
 export function parseLog(raw, newId = playerId) {
   try {
     const d = JSON.parse(raw);
-    if (d && typeof d.player === "string" && /^p-[0-9a-f]{16}$/.test(d.player) && Number.isInteger(d.next)
-        && d.next >= 1 && Array.isArray(d.attempts)) {
-      const attempts = d.attempts.filter((a) => a && Number.isInteger(a.n) && Array.isArray(a.events));
-      for (const a of attempts) a.events = a.events.filter(Array.isArray);
-      return { player: d.player, next: d.next, attempts };
+    if (d && typeof d.player === "string" && /^p-[0-9a-f]{16}$/.test(d.player) && Array.isArray(d.attempts)) {
+      const attempts = d.attempts.map(cleanAttempt).filter(Boolean);
+      return fixCounter({ player: d.player, next: d.next, attempts });
     }
   } catch { /* corrupt or missing: start afresh */ }
   return { player: newId(), next: 1, attempts: [] };
+}
+
+/** `log.next` within the schema's range and above every kept attempt; returns `log`. */
+export function fixCounter(log) {
+  const top = log.attempts.reduce((m, a) => Math.max(m, a.n), 0);
+  if (!int(log.next, top + 1, MAX_ATTEMPT)) log.next = top + 1;
+  if (log.next > MAX_ATTEMPT) {            // renumber, keeping the order
+    log.attempts.forEach((a, i) => { a.n = i + 1; });
+    log.next = log.attempts.length + 1;
+  }
+  return log;
 }
 
 /** Drop the oldest attempts (never the last, the one being played) until the log's JSON
@@ -76,6 +136,7 @@ export function recorder(meta) {
   let openN = null, last = 0, moves = [], undone = [], helped = false;
 
   function begin(log, t, from) {
+    fixCounter(log);
     const a = { n: log.next++, level: meta.level, generator: meta.generator, board: meta.board, events: [] };
     if (from.length) a.from = from.map((m) => m.slice());
     if (helped) a.helped = true;

@@ -13,11 +13,17 @@ function storage() {
   try { return globalThis.localStorage || null; } catch { return null; }
 }
 
+// Held to the play log's ranges (lumina/playtest/schema.py): stars 0..3, a best move count
+// 1..MAX_MOVES (a win's `moves`), a day a whole number 0..MAX_DAY; at most MAX_DAYS days.
+export const MAX_MOVES = 2147483647;
+export const MAX_DAY = 1000000;
+export const MAX_DAYS = 400;
 const clean = (e) => {
   const s = e && Number.isInteger(e.stars) ? Math.min(3, Math.max(0, e.stars)) : 0;
-  const best = e && Number.isInteger(e.best) && e.best > 0 ? e.best : null;
+  const best = e && Number.isInteger(e.best) && e.best > 0 ? Math.min(MAX_MOVES, e.best) : null;
   return s || best ? { stars: s, best } : null;
 };
+const isDay = (d) => Number.isInteger(d) && d >= 0 && d <= MAX_DAY;
 
 /** The stored progress, sanitised; {levels: {}, days: []} when there is none or it is unreadable. */
 export function loadProgress() {
@@ -28,7 +34,7 @@ export function loadProgress() {
     const data = raw ? JSON.parse(raw) : null;
     const lv = data && typeof data.levels === "object" && !Array.isArray(data.levels) ? data.levels : {};
     for (const id of Object.keys(lv)) { const e = clean(lv[id]); if (e) out.levels[id] = e; }   // own keys only
-    if (data && Array.isArray(data.days)) out.days = [...new Set(data.days.filter(Number.isInteger))].sort((a, b) => a - b);
+    if (data && Array.isArray(data.days)) out.days = [...new Set(data.days.filter(isDay))].sort((a, b) => a - b).slice(-MAX_DAYS);
   } catch { /* corrupt: start empty */ }
   return out;
 }
@@ -48,7 +54,7 @@ export function recordResult(id, { stars, moves, helped = false }, day = null) {
   const best = helped ? old.best : old.best ? Math.min(old.best, moves) : moves;
   const e = { stars: Math.max(old.stars, stars), best };
   p.levels[id] = e;
-  if (Number.isInteger(day) && !p.days.includes(day)) p.days = [...p.days, day].sort((a, b) => a - b).slice(-400);
+  if (isDay(day) && !p.days.includes(day)) p.days = [...p.days, day].sort((a, b) => a - b).slice(-MAX_DAYS);
   save(p);
   return e;
 }

@@ -102,14 +102,31 @@ test("the export is the file format: a header, then each attempt's start and rec
 test("player ids are random hex; a stored log that is not one reads as a fresh log", () => {
   assert.match(L.playerId(), /^p-[0-9a-f]{16}$/);
   assert.notEqual(L.playerId(), L.playerId());
-  for (const raw of [null, "{", "[]", '{"player": "x", "next": 1, "attempts": []}', '{"player": "p-0123456789abcdef", "next": 0, "attempts": []}']) {
+  for (const raw of [null, "{", "[]", '{"player": "x", "next": 1, "attempts": []}']) {
     const log = L.parseLog(raw, () => "p-ffffffffffffffff");
     assert.deepEqual(log, { player: "p-ffffffffffffffff", next: 1, attempts: [] }, String(raw));
   }
   const kept = L.parseLog(JSON.stringify({ player: "p-0123456789abcdef", next: 7,
-    attempts: [{ n: 6, events: [null, ["undo", 5], 3] }, { n: "x" }, null] }));
-  assert.deepEqual(kept, { player: "p-0123456789abcdef", next: 7, attempts: [{ n: 6, events: [["undo", 5]] }] });
+    attempts: [{ n: 6, ...META, events: [null, ["undo", 5], 3] }, { n: "x" }, { n: 5, events: [] }, null] }));
+  assert.deepEqual(kept, { player: "p-0123456789abcdef", next: 7, attempts: [{ n: 6, ...META, events: [["undo", 5]] }] });
   assert.doesNotThrow(() => L.toJsonl(kept));
+});
+
+test("a stored log is held to the play-log schema's ranges (issue 28)", () => {
+  const P = "p-0123456789abcdef";
+  for (const next of [0, -1, 2 ** 53, 1.5, "7", null]) {    // the counter restarts after the kept
+    assert.deepEqual(L.parseLog(JSON.stringify({ player: P, next, attempts: [{ n: 3, ...META, events: [] }] })),
+      { player: P, next: 4, attempts: [{ n: 3, ...META, events: [] }] }, String(next));
+  }
+  const log = L.parseLog(JSON.stringify({ player: P, next: 9, attempts: [
+    { n: 2 ** 53, ...META, events: [] }, { n: 1, ...META, level: "../x", events: [] },
+    { n: 2, ...META, board: "a\u2028b", events: [] }, { n: 3, ...META, from: [[99, 1]], events: [] },
+    { n: 4, ...META, events: [["move", 1e20, 1, 1], ["move", -5, 99, 1], ["move", 5, 1, 0], ["win", 5, 3, 7, 1],
+      ["win", 5, 3, 2, 0], ["nap", 5], ["undo", "x"]] }] }));
+  assert.deepEqual(log.attempts, [{ n: 4, ...META, events: [["move", L.MAX_MS, 1, 1], ["win", 5, 3, 2, 0], ["undo", 0]] }]);
+  assert.equal(log.next, 9);
+  const top = L.parseLog(JSON.stringify({ player: P, next: 5, attempts: [{ n: L.MAX_ATTEMPT, ...META, events: [] }] }));
+  assert.deepEqual([top.attempts[0].n, top.next], [1, 2], "renumbered below the schema's top");
 });
 
 class MockStorage {
