@@ -8,8 +8,12 @@ web manifest and the service worker, whose version is the hash of every other fi
                                               sha256 of every other file (path and bytes,
                                               sorted), FILES = every other file
 
-The worker (`templates/sw.js`) caches FILES on install in a cache named after VERSION and
-deletes every older one on activation, so a republish replaces the cache cleanly. The
+The worker (`templates/sw.js`) fetches FILES on install with the HTTP cache bypassed
+(`cache: "reload"`) into a cache named after its scope and VERSION (`lumina:/a/:HASH`), and
+deletes only its own site's older caches on activation, so a republish replaces the cache
+cleanly and two Lumina sites on one origin keep theirs. It also keeps any other same-scope
+file it serves (lazily loaded JSON plays offline once visited), and shows `404.html`, when
+the build has one, for a navigation that misses. The
 precache holds every page, script, style and thumbnail: `precache_bytes` measures it
 (`python -m lumina.bench site` prints it). Deterministic: palette PNGs without metadata,
 JSON with sorted keys, FILES sorted.

@@ -93,7 +93,7 @@ def test_a_republish_replaces_the_cache(browser, tmp_path, packs_dir):
         page.reload()                                  # served by the old worker, which finds the new one
         page.wait_for_function(f"() => document.documentElement.dataset.offlineVersion === {new!r}", timeout=90_000)
         assert page.locator(".level-tile").count() == 30, "the open page now shows the new build"
-        assert page.evaluate("() => caches.keys()") == [f"lumina-{new}"], "the old cache is deleted"
+        assert page.evaluate("() => caches.keys()") == [f"lumina:/{SUBPATH}/:{new}"], "the old cache is deleted"
         ctx.set_offline(True)
         page.goto(base + "w1/30.html")                 # a page only the new build has
         page.wait_for_selector('#board[data-level="w1-30"] [data-block]')
