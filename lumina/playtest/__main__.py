@@ -89,12 +89,13 @@ def simulate_main(argv: Sequence[str]) -> int:
     entries = [e for lid, e in book.entries.items() if fnmatch.fnmatchcase(lid, args.only)]
     if not entries:
         raise UsageError(f"--only {one_line(args.only, 40)}: no level of the packs matches")
-    lines = simulate(entries, players=args.players, seed=args.seed, first_player=args.first_player)
+    bound = schema.MAX_LOG_BYTES
+    lines = simulate(entries, players=args.players, seed=args.seed, first_player=args.first_player,
+                     batch_bytes=max(1, bound // 8))  # played past the bound: at most an eighth of it
     if out is None:
         for line in lines:
             sys.stdout.write(line + "\n")
         return 0
-    bound = schema.MAX_LOG_BYTES
     least = least_bytes(entries, players=args.players, seed=args.seed, first_player=args.first_player)
     if least > bound:
         raise UsageError(f"--players {args.players}: at least {least} bytes, more than a play log may "
