@@ -4,7 +4,10 @@ error boundary as `python -m` (`lumina.cli.guarded`). Generation reports and the
 strategy table (issue 20) are mutated too and published beside the fixture packs
 (verification passed, only the page that reads them rendered: the readers and
 their one consumer are what is under test). Share-link descs are fuzzed in the
-browser against the Python reader (tests/browser/test_hostile_input.py).
+browser against the Python reader (tests/browser/test_hostile_input.py). Issue 28: the
+campaign file (`--campaign`, read by `lumina.worlds.load`) is mutated as TOML text and
+as bytes, and `playtest simulate` gets hostile flags and outputs (its own input, a
+folder, a FIFO). The `mine` and `compose` commands' flags are the lead's to add.
 
 Whatever the input, a run must end with exit 0, 1 (levels failed) or 2 (bad
 input); exit 2 is exactly one line on stderr under 300 characters; never a
@@ -49,6 +52,9 @@ SIDE_FILES = {"report": "report-world-1.json", "strategies": "strategies.json"} 
 BASE_SIDE = {k: json.loads((FIXTURES / name).read_text(encoding="utf-8")) for k, name in SIDE_FILES.items()}
 
 MAINS = {name: importlib.import_module(f"lumina.{name}").main for name in ("solve", "verify", "publish")}
+MAINS["playtest"] = importlib.import_module("lumina.playtest.__main__").main
+CAMPAIGN_TOML = (ROOT / "lumina" / "campaign.toml").read_text(encoding="utf-8")
+SIM_PACK = FIXTURES / "world-1.json"
 
 nasty_text = st.one_of(
     st.text(max_size=20),
@@ -134,6 +140,51 @@ def mutated_bytes(draw, raw: bytes):
     return b"[" * depth + raw + b"]" * depth
 
 
+TOML_VALUES = ["9" * 5000, "-1", "0", "2147483648", "1e400", "inf", "nan", "true", '"x"', '"' + "x" * 5000 + '"',
+               "[]", "[1, 2, 3]", "[" * 3000 + "]" * 3000, "{}", "{ a = 1 }", "1979-05-27", '"\\ud800"',
+               '"4x4"', '"9x9"', '"1x1"', "[0, 99]", "[99, 0]", "[5, 16]", "[-1, 2]", '"crystal"', '"lava"',
+               "[\"....\", \"AA..\"]", "0x7fffffffffffffffffff", "1_000"]
+
+
+@st.composite
+def mutated_campaign(draw) -> bytes:
+    """The committed campaign with one to three key lines given a hostile value, a line
+    deleted or duplicated, or many table headers or keys appended; or its bytes mutated."""
+    if draw(st.booleans()):
+        return draw(mutated_bytes(CAMPAIGN_TOML.encode("utf-8")))
+    lines = CAMPAIGN_TOML.splitlines()
+    keyed = [i for i, ln in enumerate(lines) if "=" in ln and not ln.lstrip().startswith("#")]
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.sampled_from(keyed))
+        how = draw(st.sampled_from(["value", "delete", "duplicate", "tables", "keys"]))
+        if how == "value":
+            lines[i] = lines[i].split("=", 1)[0] + "= " + draw(st.sampled_from(TOML_VALUES))
+        elif how == "delete":
+            lines[i] = ""
+        elif how == "duplicate":
+            lines.insert(i, lines[i])
+        elif how == "tables":
+            lines.append("".join(f"[t{n}]\n" for n in range(draw(st.integers(1, 20000)))))
+        else:
+            lines.append("".join(f"k{n} = {n}\n" for n in range(draw(st.integers(1, 50000)))))
+    return "\n".join(lines).encode("utf-8", "surrogatepass")
+
+
+@st.composite
+def simulate_argv(draw) -> list[str]:
+    """`playtest simulate` with hostile flags; the output is the run's named output or a
+    path that must be refused (its own input, a folder, a FIFO)."""
+    num = st.sampled_from(["1", "2", "0", "-1", "1e20", "100000", "abc", "2147483648", "1e1", " 3", "3.5"])
+    argv = ["simulate", "--levels", draw(st.sampled_from(["{file}", "{packs}", "{missing}"]))]
+    for flag in ("--players", "--seed", "--first-player"):
+        if draw(st.integers(0, 4)):
+            argv += [flag, draw(num)]
+    if draw(st.booleans()):
+        argv += ["--only", draw(st.one_of(nasty_text, st.sampled_from(["w1-*", "*", "[", "w9-*"])))]
+    argv += ["--out", draw(st.sampled_from(["{out}", "{out}/deeper/log.jsonl", "{file}", "{packs}", "{fifo}"]))]
+    return argv
+
+
 def base_bytes(kind: str) -> bytes:
     if kind in SIDE_FILES:
         return json.dumps(BASE_SIDE[kind]).encode()
@@ -146,7 +197,12 @@ def base_bytes(kind: str) -> bytes:
 
 @st.composite
 def case(draw):
-    kind = draw(st.sampled_from(["pack", "level", "rush", "argv", "report", "strategies"]))
+    kind = draw(st.sampled_from(["pack", "level", "rush", "argv", "report", "strategies", "campaign",
+                                 "simulate"]))
+    if kind == "campaign":              # read by verify before anything else (an empty folder)
+        return kind, draw(mutated_campaign()), ["verify", "--campaign", "{file}", "{packs}"]
+    if kind == "simulate":
+        return kind, SIM_PACK.read_bytes(), ["playtest", *draw(simulate_argv())]
     if kind == "argv":
         source = draw(st.one_of(nasty_text, st.sampled_from(
             ["6x5-R2-K0221C3112", "....B.....B.AA..B...................", "6x6-R2-K0221C4112-w55"])))
@@ -201,12 +257,20 @@ def test_fuzz_cli_one_line_no_traceback_no_stray_writes(project_snapshot, c):
             mp.setattr(assets, "static_files", lambda templates: [])
         else:
             packs.mkdir()
-            name = "world-5.json" if kind == "pack" else ("boards.txt" if kind == "rush" else "level.json")
+            name = {"pack": "world-5.json", "rush": "boards.txt", "campaign": "campaign.toml",
+                    "simulate": "world-1.json"}.get(kind, "level.json")
         if data is not None:
             (packs / name).write_bytes(data)
         out = tmp / "site-out"
+        if kind == "campaign":            # verify's packs: an empty folder (only the campaign is read)
+            (tmp / "empty").mkdir()
+        fifo = tmp / "fifo"
+        os.mkfifo(fifo)
         command, *args = argv
-        args = [a.replace("{file}", str(packs / name)) for a in args]
+        args = [a.replace("{file}", str(packs / name)).replace("{packs}", str(tmp / "empty" if kind == "campaign"
+                                                                               else packs))
+                .replace("{out}", str(out)).replace("{fifo}", str(fifo)).replace("{missing}", str(tmp / "nope"))
+                for a in args]
         if command == "publish":
             args = ["--packs", str(packs), "--out", str(out)]
         before = snapshot(tmp, skip=out)
