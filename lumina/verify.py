@@ -18,7 +18,11 @@ Prints per pack a count line (solvable, confirmed, twist levels that bind, par r
 twist margin min and median, starts at their board's deepest, chain/par range)
 and a `moves→levels` histogram, names every failing level and why; exits 1 on any
 failure and 2 on unreadable input. With no arguments it checks the packs folder
-(`packs/world-*.json` and `packs/dailies.json`). The worlds' names, sizes, tutorials'
+(`packs/world-*.json` and `packs/dailies.json`). A folder given (or the default) is
+what publish reads, so it must also be publishable (`pack_set_problems`, the one rule
+publish refuses by: the daily pool's size against the campaign's, a world per pack,
+ids in place, no world twice; its reports and strategy table readable): whatever
+publish refuses, verify of that folder fails first. The worlds' names, sizes, tutorials'
 mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
 `--campaign FILE`).
 """
