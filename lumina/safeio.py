@@ -448,7 +448,8 @@ def check_output(out: str | os.PathLike, *, inputs: Iterable[str | os.PathLike] 
     else:
         folder = real
         if real.exists() and not real.is_dir():
-            raise OutputError(f"{shown}: refusing {flag}: it is a file, not a folder")
+            what = "a file" if real.is_file() else "a device, FIFO or socket"
+            raise OutputError(f"{shown}: refusing {flag}: it is {what}, not a folder")
         targets = [(os.path.join(shown, n), real / n) for n in files]
     for p in folder.parents:
         if p.exists() and not p.is_dir():
