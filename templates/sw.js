@@ -58,7 +58,9 @@ async function answer(req, url) {
     if (nav) { const page = await notFound(c, null); if (page) return page; }
     throw err;
   }
-  if (res.ok && res.type === "basic" && !res.redirected) await c.put(url.href, res.clone());
+  if (res.status === 200 && res.type === "basic" && !res.redirected) {
+    try { await c.put(url.href, res.clone()); } catch { /* storage full: served, not kept */ }
+  }
   if (nav && res.status === 404) return notFound(c, res);
   return res;
 }
