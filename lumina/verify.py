@@ -364,7 +364,7 @@ def _summary(res: PackResult) -> str:
 
 
 def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
-                      folders: Sequence[Path] = ()) -> list[str]:
+                      folders: Sequence[Path] = (), *, levels: bool = True) -> list[str]:
     """THE rule "this pack set is publishable", one line per problem ("FILE: FIELD:
     why"); `publish` refuses exactly when it is not empty, and `verify` of a folder
     fails on it first. The daily pool (dailies.json) holds the campaign's pool size,
@@ -373,13 +373,17 @@ def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
     w{N}-02, ... (d-001, ... for the dailies) in order; every level is playable; there
     is at least one world and no world twice. The reports and the strategy table of
     `folders` are read with their strict schemas (a bad one is a PackError, exit 2,
-    for verify and publish alike)."""
+    for verify and publish alike). `levels=False` leaves out each level's playability:
+    publish checks the rest before re-solving anything, and a level that is not
+    playable is then the verifier's level failure (exit 1), as it always was."""
     problems: list[str] = []
+    check_levels = levels
 
     def ids(path: Path, levels: Sequence[Level], ident) -> None:
         for i, lv in enumerate(levels):
             try:
-                playable.check(lv)
+                if check_levels:
+                    playable.check(lv)
             except LevelError as e:
                 problems.append(f"{path}: {e}")
                 return
