@@ -35,6 +35,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterable, Protocol, Sequence
 
+from lumina import schema
 from lumina.model import BEAM_STEP, MECHANICS, TWIST_KINDS, Analysis, Level, beam_start
 
 # ---------------------------------------------------------------------------
@@ -505,17 +506,15 @@ def screen(level: Level, *, seen: Seen | None = None, band: tuple[int, int] | No
 
 def analysis(level: Level, m) -> Analysis:
     """The pack's per-level record of `lumina.engine.measure(level)` (`m`; its `forced`
-    counted along the solution the level stores), with the level's label."""
-    return Analysis(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
-                    solutions_capped=m.solutions_capped, dead_blocks=tuple(m.dead_blocks),
-                    dead_share=dead_share(level, m.dead_blocks),
-                    crystal_optimal=m.crystal_optimal,
-                    first_moves_optimal=m.first_moves_optimal,
-                    first_moves_legal=m.first_moves_legal,
-                    component_states=m.component_states, traps=m.traps,
-                    chain=m.chain, forced=m.forced, deepest=m.deepest,
-                    optional_twist=m.optional_twist, mechanics=level.mechanics,
-                    family=family_key(level))
+    counted along the solution the level stores), with the level's label: every field
+    `Analysis` declares, by its `measure=` or else the engine's attribute of its name."""
+    return Analysis(**{s.name: s.measure(level, m) if s.measure else _measured(m, s.name)
+                       for s in schema.specs(Analysis)})
+
+
+def _measured(m: Any, name: str) -> Any:
+    v = getattr(m, name)
+    return tuple(v) if isinstance(v, list) else v
 
 
 # ---------------------------------------------------------------------------
