@@ -108,8 +108,8 @@ def _ranged(types: type | tuple[type, ...], what: str, lo: float, hi: float,
                 or (isinstance(v, float) and not math.isfinite(v))):
             raise Bad(where, f"must be {what}, got {got(v)}")
         if not lo <= v <= hi:
-            raise Bad(where, f"must be >= {lo}, got {v}" if hi == MAX_COUNT
-                      else f"must be {lo}..{hi}, got {v}")
+            raise Bad(where, f"{v} is out of range (at least {lo})" if hi == MAX_COUNT
+                      else f"{v} is out of range {lo}..{hi}")
         return v if convert is None else convert(v)
     return check
 
@@ -188,7 +188,8 @@ def list_of(item: Schema, lo: int = 0, hi: int | None = None, *, what: str = "a 
         if not isinstance(v, list):
             raise Bad(where, f"must be {what}, got {got(v)}")
         if len(v) < lo or (hi is not None and len(v) > hi):
-            size = f"{lo}" if hi == lo else f"{lo}..{hi if hi is not None else 'any'}"
+            size = (f"{lo}" if hi == lo else f"at least {lo}" if hi is None
+                    else f"{lo}..{hi}")
             raise Bad(where, f"must hold {size} items, got {len(v)}")
         return into(item(x, f"{where}[{i}]") for i, x in enumerate(v))
     return check
@@ -205,6 +206,20 @@ def pair(first: Schema, second: Schema, what: str) -> Schema:
         if not isinstance(v, list) or len(v) != 2:
             raise Bad(where, f"must be a pair {what}")
         return first(v[0], f"{where}[0]"), second(v[1], f"{where}[1]")
+    return check
+
+
+def span(lo: int, hi: int) -> Schema:
+    """A range [low, high] of integers with lo <= low <= high <= hi, read as a tuple."""
+    item = integer(lo, hi)
+
+    def check(v: Any, where: str) -> tuple[int, int]:
+        if not isinstance(v, list) or len(v) != 2:
+            raise Bad(where, f"must be a pair [low, high], got {got(v)}")
+        a, b = item(v[0], f"{where}[0]"), item(v[1], f"{where}[1]")
+        if a > b:
+            raise Bad(where, f"low {a} is above high {b}")
+        return a, b
     return check
 
 
@@ -302,12 +317,16 @@ def describe(cls: type) -> list[dict[str, Any]]:
     return [{"key": s.key, "optional": not s.required, "group": s.group} for s in specs(cls)]
 
 
-def read(cls: type, v: Any, where: str = "") -> Any:
+def read(cls: type, v: Any, where: str = "", only: Iterable[str] | None = None) -> Any:
     """`v` (parsed JSON) as a `cls`: every field checked by its schema; an unknown field,
-    a missing one or a group recorded in part is `Bad` naming the field."""
+    a missing one or a group recorded in part is `Bad` naming the field. `only`: the
+    keys this variant of the record has, each required (a play log's event types)."""
     if not isinstance(v, dict):
         raise Bad(where or "file", f"must be an object, got {got(v)}")
     fields = specs(cls)
+    if only is not None:
+        keep = tuple(only)
+        fields = tuple(dataclasses.replace(s, required=True) for s in fields if s.key in keep)
     keys = {s.key for s in fields}
     for k in v:
         if k not in keys:
