@@ -507,14 +507,20 @@ def screen(level: Level, *, seen: Seen | None = None, band: tuple[int, int] | No
 def analysis(level: Level, m) -> Analysis:
     """The pack's per-level record of `lumina.engine.measure(level)` (`m`; its `forced`
     counted along the solution the level stores), with the level's label: every field
-    `Analysis` declares, by its `measure=` or else the engine's attribute of its name."""
-    return Analysis(**{s.name: s.measure(level, m) if s.measure else _measured(m, s.name)
-                       for s in schema.specs(Analysis)})
+    `Analysis` declares, by its `measure=`, else the judge's rule (`JUDGED`), else the
+    engine's attribute of its name."""
+    def value(s: schema.Spec) -> Any:
+        how = s.measure or JUDGED.get(s.name)
+        v = how(level, m) if how else getattr(m, s.name)
+        return tuple(v) if isinstance(v, list) else v
+    return Analysis(**{s.name: value(s) for s in schema.specs(Analysis)})
 
 
-def _measured(m: Any, name: str) -> Any:
-    v = getattr(m, name)
-    return tuple(v) if isinstance(v, list) else v
+#: The analysis fields the judge computes (the rest are the engine's or the level's).
+JUDGED: dict[str, Callable[[Level, Any], Any]] = {
+    "dead_share": lambda level, m: dead_share(level, m.dead_blocks),
+    "family": lambda level, m: family_key(level),
+}
 
 
 # ---------------------------------------------------------------------------

@@ -191,32 +191,23 @@ def _label(v: Any, where: str) -> tuple[str, ...]:
     return label
 
 
-def _judged(name: str) -> Callable[[Any, Any], Any]:
-    """An analysis field computed by `lumina.judge` (imported when first measured: the
-    judge imports this module)."""
-    def measure(level: "Level", m: Any) -> Any:
-        from lumina import judge
-        return {"dead_share": lambda: judge.dead_share(level, m.dead_blocks),
-                "family": lambda: judge.family_key(level)}[name]()
-    return measure
-
-
 @dataclass(frozen=True, kw_only=True)
 class Analysis:
     """What makes a level hard, measured by `lumina.engine.measure` (RULES.md, Quality).
 
     Written per level by the generator, re-measured and compared by the verifier. The
-    one declaration of the pack's analysis record (docs/FORMAT.md): each field's check,
-    and how `lumina.judge.analysis` computes it (`measure=`; by default the engine's
-    `Measures` attribute of the same name). Adding a measure is one line here plus its
-    computation; packs, verify's diff, `solve --json` and the editor follow."""
+    one declaration of the pack's analysis record (README "The schema"): each field's
+    check, and how `lumina.judge.analysis` computes it (`measure=`; by default the
+    engine's `Measures` attribute of the same name). Adding a measure is one line here plus its
+    computation; packs, verify's diff, `solve --json` and the editor follow. (`dead_share`
+    and `family` are the judge's to compute: `lumina.judge.JUDGED`.)"""
     plans: int = field(S.integer())   # optimal solutions up to swapping commuting adjacent moves
     plans_capped: bool = field(S.flag)      # True when `plans` hit the cap
     solutions: int = field(S.integer())     # raw optimal move sequences (exact up to the cap)
     solutions_capped: bool = field(S.flag)  # True when `solutions` hit the cap
     dead_blocks: tuple[int, ...] = field(S.tuple_of(S.integer()))
     #                                         blocks that never move in any optimal solution
-    dead_share: float = field(S.real(0, 1), measure=_judged("dead_share"))
+    dead_share: float = field(S.real(0, 1))
     #                                         dead non-key blocks / non-key blocks
     crystal_optimal: int | None = field(S.nullable(S.integer()), default=None)
     #                                         par with sand, ice and rime as crystal (None: no twist)
@@ -236,7 +227,7 @@ class Analysis:
     mechanics: tuple[str, ...] | None = field(_label, default=None, group="gen4",
                                               measure=lambda level, m: level.mechanics)
     #                                         the label: `Level.mechanics`
-    family: str = field(S.text, measure=_judged("family"))   # near-duplicate family key
+    family: str = field(S.text)       # near-duplicate family key
 
 
 # Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)

@@ -271,7 +271,8 @@ def field(check: Schema, *, default: Any = MISSING, key: str | None = None,
     one it may be left out (read as the default) and is omitted on writing while it
     holds the default. `key`: the JSON name when not the attribute's. `group`: fields
     recorded all or none. `measure(level, measures)`: how the analysis computes it (the
-    default reads the engine's attribute of the same name)."""
+    default: the judge's rule for it, `lumina.judge.JUDGED`, else the engine's attribute
+    of the same name)."""
     meta = {"check": check, "key": key, "group": group, "measure": measure, "doc": doc}
     return dataclasses.field(default=default, metadata=meta)
 

@@ -17,7 +17,8 @@ the states explored. `--rush FILE` prints one tab-separated line per board:
 cap), dead blocks, the chain, forced moves (along the stored solution, else the one
 printed), crystal par, optional twist and dead twist blocks, the board's deepest
 par, the label, optimal and legal first moves, component states and traps; with
-`--json` one JSON line per level (keys: `ANALYSIS_KEYS`). Rush Hour
+`--json` one JSON line per level (keys: `ANALYSIS_KEYS`: every `Measures` field,
+then the rest of the pack's analysis record, `lumina.model.Analysis`). Rush Hour
 boards print moves and blocks with the board's own piece letters (`E+1 A+3`).
 """
 from __future__ import annotations
