@@ -358,7 +358,10 @@ def _is_default(v: Any, default: Any) -> bool:
 
 def to_json(v: Any) -> Any:
     """A Python value as JSON data: records by `write`, tuples as lists, enums by value."""
-    if dataclasses.is_dataclass(v) and not isinstance(v, type) and specs(type(v)):
+    t = type(v)
+    if t in (int, str, bool, float, type(None)):
+        return v
+    if t in _SPECS or (dataclasses.is_dataclass(t) and specs(t)):
         return write(v)
     if isinstance(v, (tuple, list)):
         return [to_json(x) for x in v]
