@@ -694,8 +694,9 @@ export function deepestStart(level, cap, measured = null) {
  * optional field is left out while null, and a group (the lumina-gen/4 measures) is written
  * all or none: with the chain measured (`chainWork`) and the deepest known, all, as
  * lumina.verify requires of a pack written now. A required field this file does not
- * compute is an error naming it. */
-export function analysisRecord(level, m, crystal, deepest = null, fields = []) {
+ * compute is an error naming it, and so is a missing field list. */
+export function analysisRecord(level, m, crystal, deepest, fields) {
+  if (!Array.isArray(fields)) throw new Error("analysisRecord: no field list (#editor-data's analysis)");
   if (m.outcome !== "solved" || m.component_states == null) return null;
   const derived = {
     dead_share: () => deadShare(level, m.dead_blocks), crystal_optimal: () => crystal, deepest: () => deepest,
