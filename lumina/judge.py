@@ -35,6 +35,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterable, Protocol, Sequence
 
+from lumina import schema
 from lumina.model import BEAM_STEP, MECHANICS, TWIST_KINDS, Analysis, Level, beam_start
 
 # ---------------------------------------------------------------------------
@@ -505,17 +506,21 @@ def screen(level: Level, *, seen: Seen | None = None, band: tuple[int, int] | No
 
 def analysis(level: Level, m) -> Analysis:
     """The pack's per-level record of `lumina.engine.measure(level)` (`m`; its `forced`
-    counted along the solution the level stores), with the level's label."""
-    return Analysis(plans=m.plans, plans_capped=m.plans_capped, solutions=m.solutions,
-                    solutions_capped=m.solutions_capped, dead_blocks=tuple(m.dead_blocks),
-                    dead_share=dead_share(level, m.dead_blocks),
-                    crystal_optimal=m.crystal_optimal,
-                    first_moves_optimal=m.first_moves_optimal,
-                    first_moves_legal=m.first_moves_legal,
-                    component_states=m.component_states, traps=m.traps,
-                    chain=m.chain, forced=m.forced, deepest=m.deepest,
-                    optional_twist=m.optional_twist, mechanics=level.mechanics,
-                    family=family_key(level))
+    counted along the solution the level stores), with the level's label: every field
+    `Analysis` declares, by its `measure=`, else the judge's rule (`JUDGED`), else the
+    engine's attribute of its name."""
+    def value(s: schema.Spec) -> Any:
+        how = s.measure or JUDGED.get(s.name)
+        v = how(level, m) if how else getattr(m, s.name)
+        return tuple(v) if isinstance(v, list) else v
+    return Analysis(**{s.name: value(s) for s in schema.specs(Analysis)})
+
+
+#: The analysis fields the judge computes (the rest are the engine's or the level's).
+JUDGED: dict[str, Callable[[Level, Any], Any]] = {
+    "dead_share": lambda level, m: dead_share(level, m.dead_blocks),
+    "family": lambda level, m: family_key(level),
+}
 
 
 # ---------------------------------------------------------------------------

@@ -19,15 +19,15 @@ Insight: the board is a grid with the origin top-left; x grows right, y down.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from lumina import schema as S
+from lumina.schema import MAX_TEXT, SAFE_ID, escape_text, field, short
 
 TWIST_KINDS = ("sand", "ice", "rime")     # the kinds whose rules differ from crystal
 KINDS = ("key", "crystal", *TWIST_KINDS)
 MECHANICS = ("crystal", *TWIST_KINDS, "beam")   # a level's label, in this order
-# Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)
-GEN4_MEASURES = ("chain", "forced", "deepest", "optional_twist", "mechanics")
 FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the state
 SIDES = ("left", "right", "top", "bottom")
 DIRS = ("N", "E", "S", "W")
@@ -41,39 +41,14 @@ MIN_GRID, MAX_GRID = 4, 8
 MAX_MOVABLE = 16
 MAX_KEY_BITS = 64
 COORD_BITS = 3
-SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", re.ASCII)
-MAX_TEXT = 200
-
-
-def escape_text(text: str) -> str:
-    """`text` with every non-printable character (controls, line separators, format
-    characters, lone surrogates) written as a Python escape: one safe terminal line."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace")
-                   .decode("ascii") for c in text)
-
-
-def short(value: Any, limit: int = 40) -> str:
-    """`value` for a message: non-printable characters escaped, long values cut, so an
-    echoed value is never a second line or a megabyte."""
-    text = str(value)
-    if len(text) > limit:
-        text = f"{text[:limit - 12]}...({len(text)} chars)"
-    return escape_text(text)
 
 
 def check_text(lid: str, field: str, v: Any) -> str:
     """A display string: at most MAX_TEXT printable characters (no control or format
     characters, line separators or lone surrogates: they break a line or UTF-8)."""
-    if not isinstance(v, str):
-        raise LevelError(lid, field, "must be a string")
-    if len(v) > MAX_TEXT:
-        raise LevelError(lid, field, f"{len(v)} characters; at most {MAX_TEXT}")
-    if not v.isprintable():
-        i = next(i for i, c in enumerate(v) if not c.isprintable())
-        raise LevelError(lid, field, f"holds the non-printable character {escape_text(v[i])} "
-                         f"at {i} (a control character or a lone surrogate)")
+    why = S.text_problem(v)
+    if why:
+        raise LevelError(lid, field, why)
     return v
 
 
@@ -88,13 +63,16 @@ class LevelError(ValueError):
         super().__init__(f"level {short(level_id)}: {field}: {message}")
 
 
+# The records below declare their JSON form field by field (`lumina.schema.field`): the
+# one schema that reading, checking, canonical writing and the verifier's diff follow.
+
 @dataclass(frozen=True, kw_only=True)
 class Block:
-    kind: str
-    x: int
-    y: int
-    w: int
-    h: int
+    kind: str = field(S.choice(*KINDS))
+    x: int = field(S.integer())
+    y: int = field(S.integer())
+    w: int = field(S.integer(1))
+    h: int = field(S.integer(1))
 
     @property
     def horizontal(self) -> bool:
@@ -107,21 +85,21 @@ class Block:
 
 @dataclass(frozen=True, kw_only=True)
 class Exit:
-    side: str
-    index: int
+    side: str = field(S.choice(*SIDES))
+    index: int = field(S.integer())
 
 
 @dataclass(frozen=True, kw_only=True)
 class Beam:
-    dir: str
-    offset: int
+    dir: str = field(S.choice(*DIRS))
+    offset: int = field(S.integer())
 
 
 @dataclass(frozen=True, kw_only=True)
 class Mirror:
-    x: int
-    y: int
-    tilt: str
+    x: int = field(S.integer())
+    y: int = field(S.integer())
+    tilt: str = field(S.choice(*TILTS))
 
 
 # The light's geometry (RULES.md Winning), written once for Python: where it leaves
@@ -204,47 +182,79 @@ def random_light(rng: Any, width: int, height: int, key: Block, beam: Beam,
     return path, placed, exit_at(*end, width, height)
 
 
+def _label(v: Any, where: str) -> tuple[str, ...]:
+    """A mechanics label: known mechanics once each, in `MECHANICS` order."""
+    label = S.tuple_of(S.choice(*MECHANICS))(v, where)
+    if not label or list(label) != sorted(set(label), key=MECHANICS.index):
+        raise S.Bad(where, "must list mechanics once each, in the order "
+                    f"{', '.join(MECHANICS)}; got {short(list(label))}")
+    return label
+
+
 @dataclass(frozen=True, kw_only=True)
 class Analysis:
     """What makes a level hard, measured by `lumina.engine.measure` (RULES.md, Quality).
 
-    Written per level by the generator, re-measured and compared by the verifier."""
-    plans: int                # optimal solutions up to swapping commuting adjacent moves
-    plans_capped: bool        # True when `plans` hit the cap
-    solutions: int            # raw optimal move sequences (exact up to the cap)
-    solutions_capped: bool    # True when `solutions` hit the cap
-    dead_blocks: tuple[int, ...]   # blocks that never move in any optimal solution
-    dead_share: float         # dead non-key blocks / non-key blocks
-    crystal_optimal: int | None    # par with sand, ice and rime as crystal (None: no twist)
-    first_moves_optimal: int  # distinct optimal first moves
-    first_moves_legal: int    # legal first moves
-    component_states: int     # states reachable from the start
-    traps: int                # of those, states from which no win is reachable
+    Written per level by the generator, re-measured and compared by the verifier. The
+    one declaration of the pack's analysis record (README "The schema"): each field's
+    check, and how `lumina.judge.analysis` computes it (`measure=`; by default the
+    engine's `Measures` attribute of the same name). Adding a measure is one line here plus its
+    computation; packs, verify's diff, `solve --json` and the editor follow. (`dead_share`
+    and `family` are the judge's to compute: `lumina.judge.JUDGED`.)"""
+    plans: int = field(S.integer())   # optimal solutions up to swapping commuting adjacent moves
+    plans_capped: bool = field(S.flag)      # True when `plans` hit the cap
+    solutions: int = field(S.integer())     # raw optimal move sequences (exact up to the cap)
+    solutions_capped: bool = field(S.flag)  # True when `solutions` hit the cap
+    dead_blocks: tuple[int, ...] = field(S.tuple_of(S.integer()))
+    #                                         blocks that never move in any optimal solution
+    dead_share: float = field(S.real(0, 1))
+    #                                         dead non-key blocks / non-key blocks
+    crystal_optimal: int | None = field(S.nullable(S.integer()), default=None)
+    #                                         par with sand, ice and rime as crystal (None: no twist)
+    first_moves_optimal: int = field(S.integer())   # distinct optimal first moves
+    first_moves_legal: int = field(S.integer())     # legal first moves
+    component_states: int = field(S.integer())      # states reachable from the start
+    traps: int = field(S.integer())   # of those, states from which no win is reachable
     # Recorded since lumina-gen/4 (None: a pack written before; a pack holds all or none):
-    chain: int | None = None  # least over plans of the plan's dependency height
-    forced: int | None = None  # moves of the stored solution with exactly one optimal move
-    deepest: int | None = None  # the board's deepest par (binding starts on twist levels)
-    optional_twist: bool | None = None  # some optimal solution moves no sand, ice or rime
-    mechanics: tuple[str, ...] | None = None  # the label: `Level.mechanics`
-    family: str               # near-duplicate family key
+    chain: int | None = field(S.integer(), default=None, group="gen4")
+    #                                         least over plans of the plan's dependency height
+    forced: int | None = field(S.integer(), default=None, group="gen4")
+    #                                         moves of the stored solution with one optimal move
+    deepest: int | None = field(S.integer(), default=None, group="gen4")
+    #                                         the board's deepest par (binding starts on twist levels)
+    optional_twist: bool | None = field(S.flag, default=None, group="gen4")
+    #                                         some optimal solution moves no sand, ice or rime
+    mechanics: tuple[str, ...] | None = field(_label, default=None, group="gen4",
+                                              measure=lambda level, m: level.mechanics)
+    #                                         the label: `Level.mechanics`
+    family: str = field(S.text)       # near-duplicate family key
+
+
+# Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)
+GEN4_MEASURES = tuple(s.key for s in S.specs(Analysis) if s.group == "gen4")
 
 
 @dataclass(frozen=True, kw_only=True)
 class Level:
-    id: str
-    width: int
-    height: int
-    exit: Exit
-    blocks: tuple[Block, ...]
-    walls: tuple[tuple[int, int], ...] = ()
-    mirrors: tuple[Mirror, ...] = ()
-    win: str = "exit"
-    beam: Beam | None = None
-    optimal: int | None = None
-    solution: tuple[tuple[int, int], ...] | None = None
-    name: str | None = None
-    tutorial: bool = False
-    analysis: Analysis | None = None
+    """One level. The fields are declared in the order of its canonical JSON object
+    (RULES.md): defaults and empties are left out of it."""
+    id: str = field(S.name)
+    width: int = field(S.integer())
+    height: int = field(S.integer())
+    exit: Exit = field(S.record(Exit))
+    win: str = field(S.choice(*WINS), default="exit")
+    beam: Beam | None = field(S.record(Beam), default=None)
+    walls: tuple[tuple[int, int], ...] = field(
+        S.tuple_of(S.pair(S.integer(), S.integer(), "[x, y]")), default=())
+    mirrors: tuple[Mirror, ...] = field(S.tuple_of(S.record(Mirror)), default=())
+    blocks: tuple[Block, ...] = field(S.tuple_of(S.record(Block)))
+    optimal: int | None = field(S.integer(), default=None)
+    solution: tuple[tuple[int, int], ...] | None = field(
+        S.tuple_of(S.pair(S.integer(), S.nonzero(-S.MAX_COUNT, S.MAX_COUNT),
+                          "[block, distance]")), default=None)
+    name: str | None = field(S.nullable(S.text), default=None)
+    tutorial: bool = field(S.flag, default=False)
+    analysis: Analysis | None = field(S.record(Analysis), default=None)
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -282,41 +292,9 @@ class Level:
 
     # -- JSON ------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The canonical JSON object of RULES.md (defaults and empties omitted)."""
-        out: dict[str, Any] = {"id": self.id, "width": self.width, "height": self.height,
-                               "exit": {"side": self.exit.side, "index": self.exit.index}}
-        if self.win != "exit":
-            out["win"] = self.win
-        if self.beam is not None:
-            out["beam"] = {"dir": self.beam.dir, "offset": self.beam.offset}
-        if self.walls:
-            out["walls"] = [[x, y] for x, y in self.walls]
-        if self.mirrors:
-            out["mirrors"] = [{"x": m.x, "y": m.y, "tilt": m.tilt} for m in self.mirrors]
-        out["blocks"] = [{"kind": b.kind, "x": b.x, "y": b.y, "w": b.w, "h": b.h}
-                         for b in self.blocks]
-        if self.optimal is not None:
-            out["optimal"] = self.optimal
-        if self.solution is not None:
-            out["solution"] = [[i, d] for i, d in self.solution]
-        if self.name is not None:
-            out["name"] = self.name
-        if self.tutorial:
-            out["tutorial"] = True
-        if self.analysis is not None:
-            a = self.analysis
-            out["analysis"] = {
-                "plans": a.plans, "plans_capped": a.plans_capped,
-                "solutions": a.solutions, "solutions_capped": a.solutions_capped,
-                "dead_blocks": list(a.dead_blocks), "dead_share": a.dead_share,
-                **({"crystal_optimal": a.crystal_optimal} if a.crystal_optimal is not None else {}),
-                "first_moves_optimal": a.first_moves_optimal,
-                "first_moves_legal": a.first_moves_legal,
-                "component_states": a.component_states, "traps": a.traps,
-                **{f: list(v) if f == "mechanics" else v
-                   for f in GEN4_MEASURES if (v := getattr(a, f)) is not None},
-                "family": a.family}
-        return out
+        """The canonical JSON object of RULES.md (defaults and empties omitted):
+        `lumina.schema.write` of the declaration above."""
+        return S.write(self)
 
     @classmethod
     def from_json(cls, data: Any) -> "Level":
@@ -340,40 +318,13 @@ class Level:
 
 
 # ---------------------------------------------------------------------------
-# Parsing: JSON types -> dataclasses, every field checked and named.
-
-_LEVEL_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirrors",
-                 "blocks", "optimal", "solution", "name", "tutorial", "analysis")
-_ANALYSIS_FIELDS = ("plans", "plans_capped", "solutions", "solutions_capped", "dead_blocks",
-                    "dead_share", "crystal_optimal", "first_moves_optimal",
-                    "first_moves_legal", "component_states", "traps", *GEN4_MEASURES, "family")
-_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS
-                           if f != "crystal_optimal" and f not in GEN4_MEASURES)
-
+# Parsing: JSON types -> dataclasses by the declared schema, every field named.
 
 def _int(lid: str, field: str, v: Any, *, minimum: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise LevelError(lid, field, f"must be an integer, got {v!r}")
     if v < minimum:
         raise LevelError(lid, field, f"must be >= {minimum}, got {v}")
-    return v
-
-
-def _obj(lid: str, field: str, v: Any, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict:
-    if not isinstance(v, dict):
-        raise LevelError(lid, field, f"must be an object, got {type(v).__name__}")
-    for k in v:
-        if k not in allowed:
-            raise LevelError(lid, f"{field}.{k}" if field else k, "unknown field")
-    for k in required:
-        if k not in v:
-            raise LevelError(lid, f"{field}.{k}" if field else k, "missing")
-    return v
-
-
-def _list(lid: str, field: str, v: Any) -> list:
-    if not isinstance(v, list):
-        raise LevelError(lid, field, f"must be a list, got {type(v).__name__}")
     return v
 
 
@@ -387,113 +338,14 @@ def _parse(data: Any) -> Level:
     if not isinstance(data, dict):
         raise LevelError("?", "level", f"must be an object, got {type(data).__name__}")
     lid = data.get("id", "?")
-    if not isinstance(lid, str) or not SAFE_ID.fullmatch(lid):
-        raise LevelError("?", "id", f"must be 1-64 letters, digits, '.', '_' or '-' "
-                         f"(starting with a letter or digit), got {short(repr(lid))}")
-    _obj(lid, "", data, _LEVEL_FIELDS, ("id", "width", "height", "exit", "blocks"))
-    width = _int(lid, "width", data["width"])
-    height = _int(lid, "height", data["height"])
-    ex = _obj(lid, "exit", data["exit"], ("side", "index"), ("side", "index"))
-    exit_ = Exit(side=_choice(lid, "exit.side", ex["side"], SIDES),
-                 index=_int(lid, "exit.index", ex["index"]))
-    win = _choice(lid, "win", data.get("win", "exit"), WINS)
-    beam = None
-    if "beam" in data:
-        bm = _obj(lid, "beam", data["beam"], ("dir", "offset"), ("dir", "offset"))
-        beam = Beam(dir=_choice(lid, "beam.dir", bm["dir"], DIRS),
-                    offset=_int(lid, "beam.offset", bm["offset"]))
-    walls = []
-    for i, w in enumerate(_list(lid, "walls", data.get("walls", []))):
-        if not isinstance(w, list) or len(w) != 2:
-            raise LevelError(lid, f"walls[{i}]", "must be a pair [x, y]")
-        walls.append((_int(lid, f"walls[{i}][0]", w[0]), _int(lid, f"walls[{i}][1]", w[1])))
-    mirrors = []
-    for i, m in enumerate(_list(lid, "mirrors", data.get("mirrors", []))):
-        f = f"mirrors[{i}]"
-        _obj(lid, f, m, ("x", "y", "tilt"), ("x", "y", "tilt"))
-        mirrors.append(Mirror(x=_int(lid, f + ".x", m["x"]), y=_int(lid, f + ".y", m["y"]),
-                              tilt=_choice(lid, f + ".tilt", m["tilt"], TILTS)))
-    blocks = []
-    for i, b in enumerate(_list(lid, "blocks", data["blocks"])):
-        f = f"blocks[{i}]"
-        _obj(lid, f, b, ("kind", "x", "y", "w", "h"), ("kind", "x", "y", "w", "h"))
-        blocks.append(Block(kind=_choice(lid, f + ".kind", b["kind"], KINDS),
-                            x=_int(lid, f + ".x", b["x"]), y=_int(lid, f + ".y", b["y"]),
-                            w=_int(lid, f + ".w", b["w"], minimum=1),
-                            h=_int(lid, f + ".h", b["h"], minimum=1)))
-    optimal = None
-    if "optimal" in data:
-        optimal = _int(lid, "optimal", data["optimal"])
-    solution = None
-    if "solution" in data:
-        sol = []
-        for i, mv in enumerate(_list(lid, "solution", data["solution"])):
-            if not isinstance(mv, list) or len(mv) != 2:
-                raise LevelError(lid, f"solution[{i}]", "must be a pair [block, distance]")
-            bi = _int(lid, f"solution[{i}][0]", mv[0])
-            d = mv[1]
-            if isinstance(d, bool) or not isinstance(d, int) or d == 0:
-                raise LevelError(lid, f"solution[{i}][1]", f"must be a non-zero integer, got {d!r}")
-            sol.append((bi, d))
-        solution = tuple(sol)
-    name = data.get("name")
-    if name is not None:
-        check_text(lid, "name", name)
-    tutorial = data.get("tutorial", False)
-    if not isinstance(tutorial, bool):
-        raise LevelError(lid, "tutorial", "must be true or false")
-    analysis = None
-    if "analysis" in data:
-        a = _obj(lid, "analysis", data["analysis"], _ANALYSIS_FIELDS, _ANALYSIS_REQUIRED)
-        dead = tuple(_int(lid, f"analysis.dead_blocks[{i}]", v)
-                     for i, v in enumerate(_list(lid, "analysis.dead_blocks", a["dead_blocks"])))
-        share = a["dead_share"]
-        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
-            raise LevelError(lid, "analysis.dead_share", "must be a number in [0, 1]")
-        for flag in ("plans_capped", "solutions_capped"):
-            if not isinstance(a[flag], bool):
-                raise LevelError(lid, f"analysis.{flag}", "must be true or false")
-        check_text(lid, "analysis.family", a["family"])
-        gen4 = _gen4_measures(lid, a)
-        crystal = a.get("crystal_optimal")
-        analysis = Analysis(
-            plans=_int(lid, "analysis.plans", a["plans"]), plans_capped=a["plans_capped"],
-            solutions=_int(lid, "analysis.solutions", a["solutions"]),
-            solutions_capped=a["solutions_capped"], dead_blocks=dead,
-            dead_share=float(share),
-            crystal_optimal=None if crystal is None else _int(lid, "analysis.crystal_optimal", crystal),
-            first_moves_optimal=_int(lid, "analysis.first_moves_optimal", a["first_moves_optimal"]),
-            first_moves_legal=_int(lid, "analysis.first_moves_legal", a["first_moves_legal"]),
-            component_states=_int(lid, "analysis.component_states", a["component_states"]),
-            traps=_int(lid, "analysis.traps", a["traps"]), family=a["family"], **gen4)
-    return Level(id=lid, width=width, height=height, exit=exit_, blocks=tuple(blocks),
-                 walls=tuple(walls), mirrors=tuple(mirrors), win=win, beam=beam,
-                 optimal=optimal, solution=solution, name=name, tutorial=tutorial,
-                 analysis=analysis)
-
-
-def _gen4_measures(lid: str, a: dict) -> dict[str, Any]:
-    """The lumina-gen/4 measures of an analysis object: all of them or none (older
-    packs), each of its type; a mechanics label lists known mechanics once each, in
-    `MECHANICS` order."""
-    present = [f for f in GEN4_MEASURES if f in a]
-    if not present:
-        return {}
-    for f in GEN4_MEASURES:
-        if f not in a:
-            raise LevelError(lid, f"analysis.{f}", f"missing (recorded with {present[0]})")
-    if not isinstance(a["optional_twist"], bool):
-        raise LevelError(lid, "analysis.optional_twist", "must be true or false")
-    label = _list(lid, "analysis.mechanics", a["mechanics"])
-    for i, m in enumerate(label):
-        _choice(lid, f"analysis.mechanics[{i}]", m, MECHANICS)
-    if not label or label != sorted(set(label), key=MECHANICS.index):
-        raise LevelError(lid, "analysis.mechanics", "must list mechanics once each, in the order "
-                         f"{', '.join(MECHANICS)}; got {short(label)}")
-    return {"chain": _int(lid, "analysis.chain", a["chain"]),
-            "forced": _int(lid, "analysis.forced", a["forced"]),
-            "deepest": _int(lid, "analysis.deepest", a["deepest"]),
-            "optional_twist": a["optional_twist"], "mechanics": tuple(label)}
+    try:
+        S.name(lid, "id")
+    except S.Bad as e:
+        raise LevelError("?", "id", e.why) from None
+    try:
+        return S.read(Level, data)
+    except S.Bad as e:
+        raise LevelError(lid, e.where, e.why) from None
 
 
 # ---------------------------------------------------------------------------

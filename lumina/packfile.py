@@ -1,9 +1,10 @@
-"""Every file a command reads, by one strict schema; packs written canonically.
+"""Every file a command reads, bounded and checked by the one schema; packs written canonically.
 
 A pack is one JSON object: metadata fields (`PACK_META`), then `levels`, a list of
-level objects (RULES.md, validated by `lumina.model`). A generation report
+level objects (RULES.md, declared in `lumina.model`). A generation report
 (`report-*.json`, `REPORT`) and the strategy table (`strategies.json`,
-`strategies_schema`) have their schemas here too. Types are exact: a bool is not a
+`strategies_schema`) are read here too; every schema is declared in `lumina.schema`
+or beside its dataclass. Types are exact: a bool is not a
 number (`"world": true` is refused, not read as 1), a count is a non-negative
 integer, a string is one short printable line. Every failure is one `PackError`
 naming the file, the level and the field.
@@ -19,19 +20,20 @@ leaves half a file.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
-from lumina.model import SAFE_ID, Level, LevelError, check_text, short
+from lumina.model import Level, LevelError, short
 from lumina.safeio import MAX_FILE_BYTES, ReadError, atomic_write, read_bounded, settle, write_unit
+from lumina.schema import (MAX_COUNT, META_ORDER, PACK_META, REPORT, REPORT_BUCKET,  # noqa: F401
+                           Bad, Schema, anything, integer, list_of, map_of, name, nullable,
+                           number, obj, strategies_schema, text)
 
 MAX_DEPTH = 32                 # a pack nests 5 deep
 MAX_INT_DIGITS = 20            # every field fits an int64
-META_ORDER = ("pack", "name", "world", "mechanic", "seed", "generator")
 
 
 class PackError(ValueError):
@@ -158,147 +160,17 @@ def pack_files(paths: Iterable[str | os.PathLike]) -> list[Path]:
 
 
 # ------------------------------------------------------------------ schemas
-# A schema is a function (value, where) -> value that raises _Bad(where, why); `where`
-# is the field's path inside the file (`rows[1].filtered.family`).
-
-Schema = Callable[[Any, str], Any]
-MAX_COUNT = 2**63 - 1
-
-
-class _Bad(Exception):
-    def __init__(self, where: str, why: str):
-        super().__init__(where, why)
-        self.where, self.why = where, why
-
-
-def _got(v: Any) -> str:
-    return short(json.dumps(v) if isinstance(v, (bool, type(None), str)) else
-                 type(v).__name__ if isinstance(v, (dict, list)) else repr(v))
-
-
-def _ranged(types: type | tuple[type, ...], what: str, lo: float, hi: float) -> Schema:
-    def check(v: Any, where: str) -> Any:
-        if (isinstance(v, bool) or not isinstance(v, types)
-                or (isinstance(v, float) and not math.isfinite(v))):
-            raise _Bad(where, f"must be {what}, got {_got(v)}")
-        if not lo <= v <= hi:
-            raise _Bad(where, f"must be {lo}..{hi}, got {v}")
-        return v
-    return check
-
-
-def integer(lo: int = 0, hi: int = MAX_COUNT) -> Schema:
-    """An integer in [lo, hi]; a bool is not one."""
-    return _ranged(int, "an integer", lo, hi)
-
-
-def number(lo: int, hi: int) -> Schema:
-    """A finite number (integer or float) in [lo, hi]; a bool is not one."""
-    return _ranged((int, float), "a number", lo, hi)
-
-
-def text(v: Any, where: str) -> str:
-    """A display string: one short printable line (`model.check_text`)."""
-    try:
-        return check_text("?", where, v)
-    except LevelError as e:
-        raise _Bad(where, e.message) from None
-
-
-def name(v: Any, where: str) -> str:
-    """A plain name: letters, digits, '.', '_' and '-' (`model.SAFE_ID`)."""
-    if not isinstance(v, str) or not SAFE_ID.fullmatch(v):
-        raise _Bad(where, f"must be a plain name (letters, digits, '.', '_', '-'), got {_got(v)}")
-    return v
-
-
-def anything(v: Any, where: str) -> Any:
-    return v
-
-
-def nullable(schema: Schema) -> Schema:
-    return lambda v, where: None if v is None else schema(v, where)
-
-
-def list_of(item: Schema, lo: int = 0, hi: int | None = None) -> Schema:
-    def check(v: Any, where: str) -> list:
-        if not isinstance(v, list):
-            raise _Bad(where, f"must be a list, got {_got(v)}")
-        if len(v) < lo or (hi is not None and len(v) > hi):
-            size = f"{lo}" if hi == lo else f"{lo}..{hi if hi is not None else 'any'}"
-            raise _Bad(where, f"must hold {size} items, got {len(v)}")
-        return [item(x, f"{where}[{i}]") for i, x in enumerate(v)]
-    return check
-
-
-def map_of(value: Schema) -> Schema:
-    """An object whose keys are display strings and whose values all match `value`."""
-    def check(v: Any, where: str) -> dict:
-        if not isinstance(v, dict):
-            raise _Bad(where, f"must be an object, got {_got(v)}")
-        return {text(k, f"{where} key"): value(x, f"{where}.{k}") for k, x in v.items()}
-    return check
-
-
-def obj(required: dict[str, Schema], optional: dict[str, Schema] | None = None, *,
-        extra: bool = False) -> Schema:
-    """An object with `required` and `optional` fields; other fields are an error unless
-    `extra` (a file whose other fields no command reads: they are carried, not read)."""
-    optional = optional or {}
-
-    def check(v: Any, where: str) -> dict:
-        if not isinstance(v, dict):
-            raise _Bad(where or "file", f"must be an object, got {_got(v)}")
-        at = (lambda k: f"{where}.{k}") if where else (lambda k: str(k))
-        for k in required:
-            if k not in v:
-                raise _Bad(at(k), "missing")
-        out = {}
-        for k, x in v.items():
-            schema = required.get(k) or optional.get(k)
-            if schema is None:
-                if not extra:
-                    raise _Bad(at(short(k)), "unknown field")
-                out[k] = x
-            else:
-                out[k] = schema(x, at(k))
-        return out
-    return check
-
+# Every record's schema is declared in `lumina.schema` (the pack's metadata, a report,
+# the strategy table) or beside its dataclass (`lumina.model.Level`); `check` turns a
+# failure into one line naming the file and the field.
 
 def check(path: str | os.PathLike, value: Any, schema: Schema) -> Any:
     """`value` (read from `path`) checked against `schema`; PackError names the file
     and the field."""
     try:
         return schema(value, "")
-    except _Bad as e:
+    except Bad as e:
         raise PackError(f"{path}: {e.where}: {e.why}") from None
-
-
-#: A pack's metadata (every field but `levels`): exactly these, each optional.
-PACK_META = obj({}, {"pack": name, "name": text, "world": nullable(integer(1, 99)),
-                     "mechanic": text, "seed": integer(), "generator": text})
-
-#: One bucket of a generation report: what the site's rejection table reads.
-REPORT_BUCKET = obj({"bucket": text, "size": text, "band": list_of(integer(), 2, 2),
-                     "candidates": integer(), "accepted": integer(),
-                     "rejections": map_of(integer())}, extra=True)
-
-#: A generation report (`report-*.json`), written by `lumina.generate` beside its pack.
-REPORT = obj({"buckets": list_of(REPORT_BUCKET)},
-             {"pack": name, "seed": integer(), "generator": text}, extra=True)
-
-
-def strategies_schema(classes: Sequence[str], filters: Sequence[str]) -> Schema:
-    """The strategy table (`strategies.json`, `lumina.strategies` rows) for the given
-    candidate classes and filter names."""
-    row = obj({"strategy": text, "bucket": text, "candidates": integer(), "survivors": integer(),
-               **{c: integer() for c in classes},
-               "filtered": obj({f: integer() for f in filters}, extra=True),
-               "label_vs_real": obj({"exact": integer(), "claimed_more": integer(),
-                                     "claimed_less": integer()})},
-              {"layouts": integer(), "seconds": number(0, 10**9)}, extra=True)
-    return obj({"rows": list_of(row)}, {"command": text}, extra=True)
 
 
 def read_report(path: str | os.PathLike) -> dict[str, Any]:

@@ -17,11 +17,13 @@ the states explored. `--rush FILE` prints one tab-separated line per board:
 cap), dead blocks, the chain, forced moves (along the stored solution, else the one
 printed), crystal par, optional twist and dead twist blocks, the board's deepest
 par, the label, optimal and legal first moves, component states and traps; with
-`--json` one JSON line per level (keys: `ANALYSIS_KEYS`). Rush Hour
+`--json` one JSON line per level (keys: `ANALYSIS_KEYS`: every `Measures` field,
+then the rest of the pack's analysis record, `lumina.model.Analysis`). Rush Hour
 boards print moves and blocks with the board's own piece letters (`E+1 A+3`).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -29,8 +31,9 @@ from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.desc import from_desc, from_rush_hour, rush_hour_letters
-from lumina.engine import DEFAULT_STATE_CAP, Outcome, solve
-from lumina.model import Level, LevelError
+from lumina import schema
+from lumina.engine import DEFAULT_STATE_CAP, Measures, Outcome, solve
+from lumina.model import Analysis, Level, LevelError
 from lumina.packfile import PackError, read_level_file, read_text
 
 MAX_STATE_CAP = 2**31 - 1       # the engine's parent index is int32
@@ -74,28 +77,26 @@ def format_moves(moves: Sequence[tuple[int, int]], letters: Sequence[str] | None
     return " ".join(f"{b}:{d:+d}" for b, d in moves) or "(none: already solved)"
 
 
-ANALYSIS_KEYS = ("level", "outcome", "optimal", "plans", "plans_capped", "solutions",
-                 "solutions_capped", "dead_blocks", "crystal_optimal", "first_moves",
-                 "first_moves_optimal", "first_moves_legal", "component_states", "traps",
-                 "chain", "chain_capped", "forced", "deepest", "optional_twist",
-                 "dead_twists", "mechanics")
+def _analysis_keys() -> tuple[str, ...]:
+    """The `--json` line's keys: the level's id, every `Measures` field, then every field
+    of the pack's analysis record (`lumina.model.Analysis`, its one declaration) the
+    engine does not measure itself (the label, the dead share, the family)."""
+    measured = tuple(f.name for f in dataclasses.fields(Measures))
+    return ("level", *measured, *(k for k in schema.names(Analysis) if k not in measured))
+
+
+ANALYSIS_KEYS = _analysis_keys()
 
 
 def analysis_record(level: Level, m, board: str | None = None) -> dict:
-    """One `--analyse --json` line: `ANALYSIS_KEYS` from a `Measures` (and the level's
-    label), plus `board` and `pieces` (piece letter per block index) for a Rush Hour
-    board."""
-    rec = {"level": level.id, "outcome": m.outcome.value, "optimal": m.optimal,
-           "plans": m.plans, "plans_capped": m.plans_capped,
-           "solutions": m.solutions, "solutions_capped": m.solutions_capped,
-           "dead_blocks": list(m.dead_blocks), "crystal_optimal": m.crystal_optimal,
-           "first_moves": [list(mv) for mv in m.first_moves],
-           "first_moves_optimal": m.first_moves_optimal,
-           "first_moves_legal": m.first_moves_legal,
-           "component_states": m.component_states, "traps": m.traps,
-           "chain": m.chain, "chain_capped": m.chain_capped, "forced": m.forced,
-           "deepest": m.deepest, "optional_twist": m.optional_twist,
-           "dead_twists": list(m.dead_twists), "mechanics": list(level.mechanics)}
+    """One `--analyse --json` line: `ANALYSIS_KEYS` from a `Measures` and the pack's
+    record of it (`judge.analysis`), plus `board` and `pieces` (piece letter per block
+    index) for a Rush Hour board."""
+    from lumina.judge import analysis
+    record = analysis(level, m)
+    rec = {"level": level.id}
+    for key in ANALYSIS_KEYS[1:]:
+        rec[key] = schema.to_json(getattr(m, key) if hasattr(m, key) else getattr(record, key))
     if board is not None:
         rec["board"] = board
         rec["pieces"] = "".join(rush_hour_letters(board, id=level.id))

@@ -37,8 +37,9 @@ import datetime as _dt
 from lumina import judge, sitedata
 from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
-from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
+from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
 from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.render.editor import measure_limits
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
 from lumina.safeio import check_output
@@ -484,8 +485,7 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
     sample = list(TUTORIALS.values()) + committed_sample(levels[len(TUTORIALS):]) + random_levels(seed)
     return {"seed": seed, "cases": cases, "solutions": solutions, "site": sitedata.site_data(),
             "days": day_vectors(), "stars": star_vectors(),
-            "budget": DEFAULT_STATE_CAP, "limits": {"plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
-                                                 "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP},
+            "budget": DEFAULT_STATE_CAP, "limits": measure_limits(),
             "measures": [measure_vector(lv) for lv in sample]
             + [measure_vector(from_desc(d, id=f"over-{i}"), SMALL_CAP) for i, d in enumerate(OVER_CAP)]
             + [measure_vector(from_desc(d, id=f"binding-{i}")) for i, d in enumerate(BINDING)],

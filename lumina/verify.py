@@ -28,14 +28,13 @@ mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
 """
 from __future__ import annotations
 
-import dataclasses
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from lumina import judge, playable
+from lumina import judge, playable, schema
 from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
 from lumina.model import GEN4_MEASURES, Level, LevelError
@@ -145,13 +144,12 @@ def _analysis_diff(stored, fresh, gen4: bool = True) -> list[str]:
     """'analysis.FIELD stored X, measured Y' for every field that differs. Without
     `gen4`, measures the pack need not record are compared only when present."""
     out = []
-    for f in dataclasses.fields(fresh):
-        a, b = getattr(stored, f.name), getattr(fresh, f.name)
-        if a is None and f.name in GEN4_MEASURES:
+    for key, a, b in schema.diff(stored, fresh):    # every field the schema declares
+        if a is None and key in GEN4_MEASURES:
             if gen4:
-                out.append(f"analysis.{f.name} missing (measured {b!r})")
-        elif a != b:
-            out.append(f"analysis.{f.name} stored {a!r}, measured {b!r}")
+                out.append(f"analysis.{key} missing (measured {b!r})")
+        else:
+            out.append(f"analysis.{key} stored {a!r}, measured {b!r}")
     return out
 
 

@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lumina import schema as S
 from lumina.desc import from_grid
 from lumina.errors import LuminaError
 from lumina.judge import MECHANICS
 from lumina.model import (DIRS, MAX_GRID, MAX_MOVABLE, MIN_GRID, SIDES, TWIST_KINDS, Beam, Exit,
-                          Level, LevelError, check_text)
+                          Level, LevelError)
 from lumina.packfile import read_text
 
 CAMPAIGN_FILE = Path(__file__).with_name("campaign.toml")
@@ -161,23 +162,100 @@ class Campaign:
 
 
 # ---------------------------------------------------------------------------
-# Reading: every field checked, every message one line naming file, world and field.
+# Reading: the file's shape is declared once (`CAMPAIGN_SCHEMA`, lumina.schema's checks:
+# exact types, ranges, unknown fields named), then the checks between fields; every
+# message is one line naming file, world and field.
 
 _SIZE = re.compile(r"([0-9])x([0-9])", re.ASCII)
-_TOP = {"curve": True, "worlds": True, "dailies": False}
-_CURVE = {"first_peak": True, "final_peak": True}
-_WORLD = {"name": True, "mechanic": True, "seed": True, "gate": True, "tutorial": True,
-          "buckets": True, "margin": False}
-_MARGIN = {"median": True, "last": True}
-_TUTORIAL = {"name": True, "exit": True, "rows": True, "kinds": False, "beam": False}
-_BUCKET = {"size": True, "band": True, "levels": True, "blockers": True, "twists": False,
-           "walls": False, "beam": False, "mirrors": False, "deep": False, "upward": False,
-           "margin": False, "peak": False}
-_DAILIES = {"seed": True, "pool": True, "buckets": True}
+
+
+def _size(v: Any, where: str) -> tuple[int, int]:
+    m = _SIZE.fullmatch(v) if isinstance(v, str) else None
+    if not m or not all(MIN_GRID <= int(x) <= MAX_GRID for x in m.groups()):
+        raise S.Bad(where, f"must be \"WxH\" with sides {MIN_GRID}..{MAX_GRID}, got {_kind(v)}")
+    return int(m[1]), int(m[2])
+
+
+def _title(v: Any, where: str) -> str:
+    """A display string (`schema.text`) that is not blank."""
+    if not S.text(v, where).strip():
+        raise S.Bad(where, "must not be empty")
+    return v
+
+
+def _rows(v: Any, where: str) -> list[str]:
+    if not isinstance(v, list) or not v or not all(isinstance(r, str) for r in v):
+        raise S.Bad(where, "must be a list of strings, one per row")
+    return v
+
+
+def _kinds(v: Any, where: str) -> dict[str, str]:
+    """A tutorial's letters: one letter (not A, o or x) -> a blocker kind."""
+    if not isinstance(v, dict):
+        raise S.Bad(where, f"must be a table, got {_kind(v)}")
+    for ch, k in v.items():
+        if not (len(ch) == 1 and ch.isascii() and ch.isalpha() and ch not in "Aox"):
+            raise S.Bad(f"{where}.{_kind(ch)}", "must be a block's letter (A is the key, o and x "
+                        "are empty and wall)")
+        S.choice("crystal", *TWIST_KINDS)(k, f"{where}.{ch}")
+    return v
+
+
+def _table(required: dict[str, S.Schema], optional: dict[str, S.Schema] | None = None) -> S.Schema:
+    """A TOML table (`schema.obj`); an unknown field's message lists the known ones."""
+    check = S.obj(required, optional)
+    known = ", ".join([*required, *(optional or {})])
+
+    def table(v: Any, where: str) -> dict:
+        try:
+            return check(v, where)
+        except S.Bad as e:
+            if e.why == "unknown field":
+                raise S.Bad(e.where, f"unknown field (fields: {known})") from None
+            raise
+    return table
+
+
+_SPAN = S.span
+BUCKET_SCHEMA = _table(
+    {"size": _size, "band": _SPAN(1, 999), "levels": S.integer(1, 100_000),
+     "blockers": _SPAN(0, MAX_MOVABLE - 1)},
+    {"twists": _table({}, {k: S.integer(1, MAX_MOVABLE - 1) for k in TWIST_KINDS}),
+     "walls": _SPAN(0, MAX_GRID ** 2), "beam": S.flag, "mirrors": _SPAN(0, MAX_GRID ** 2),
+     "deep": S.integer(0, 10**9), "upward": S.flag, "margin": S.integer(0, 999),
+     "peak": S.integer(0, 999)})
+TUTORIAL_SCHEMA = _table(
+    {"name": _title, "exit": _table({"side": S.choice(*SIDES), "index": S.integer(0, MAX_GRID - 1)}),
+     "rows": _rows},
+    {"kinds": _kinds, "beam": _table({"dir": S.choice(*DIRS), "offset": S.integer(0, MAX_GRID - 1)})})
+_BUCKETS = S.list_of(BUCKET_SCHEMA, 1, what="a list of buckets")
+WORLD_SCHEMA = _table(
+    {"name": _title, "mechanic": S.choice(*MECHANICS), "seed": S.integer(),
+     "gate": S.integer(0, 10**6), "tutorial": TUTORIAL_SCHEMA, "buckets": _BUCKETS},
+    {"margin": _table({"median": S.integer(0, 999), "last": S.integer(0, 999)})})
+#: The campaign file (`campaign.toml`), declared once: the fields, their types and ranges.
+CAMPAIGN_SCHEMA = _table(
+    {"curve": _table({"first_peak": S.integer(0, 999), "final_peak": S.integer(0, 999)}),
+     "worlds": S.list_of(WORLD_SCHEMA, 1, what="a list of worlds")},
+    {"dailies": _table({"seed": S.integer(), "pool": S.integer(1, 100_000), "buckets": _BUCKETS})})
+
+_PLACE = re.compile(r"(worlds)\[([0-9]+)\](?:\.(.*))?|(curve|dailies)(?:\.(.*))?", re.S)
+
+
+def _place(where: str) -> tuple[str, str]:
+    """A schema path as (place, field): `worlds[1].buckets[0].band` is ("world 2",
+    "buckets[0].band")."""
+    m = _PLACE.fullmatch(where)
+    if m is None:
+        return "campaign", where
+    if m[1]:
+        return f"world {int(m[2]) + 1}", m[3] or "world"
+    return (m[4], m[5]) if m[5] else ("campaign", m[4])
 
 
 class _Reader:
-    """Checks one campaign file's fields; `where` is "world 2", "dailies" or "curve"."""
+    """The checks between fields of one campaign file already read by `CAMPAIGN_SCHEMA`;
+    `where` is "world 2", "dailies" or "curve"."""
 
     def __init__(self, source: str):
         self.source = source
@@ -185,150 +263,63 @@ class _Reader:
     def fail(self, where: str, name: str, message: str) -> CampaignError:
         return CampaignError(f"{self.source}: {where}: {name}: {message}")
 
-    def table(self, where: str, name: str, value: Any, fields: dict[str, bool]) -> dict:
-        """`value` must be a table holding every required field and no unknown one."""
-        if not isinstance(value, dict):
-            raise self.fail(where, name, f"must be a table, got {_kind(value)}")
-        prefix = f"{name}." if name else ""
-        for k in value:
-            if k not in fields:
-                raise self.fail(where, f"{prefix}{k}", f"unknown field (fields: {', '.join(fields)})")
-        for k, required in fields.items():
-            if required and k not in value:
-                raise self.fail(where, f"{prefix}{k}", "missing")
-        return value
-
-    def integer(self, where: str, name: str, value: Any, lo: int = 0, hi: int = 2**63 - 1) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(where, name, f"must be a whole number, got {_kind(value)}")
-        if not lo <= value <= hi:
-            raise self.fail(where, name, f"must be in {lo}..{hi}, got {value}")
-        return value
-
-    def span(self, where: str, name: str, value: Any, lo: int, hi: int) -> tuple[int, int]:
-        """[a, b] with lo <= a <= b <= hi."""
-        if not isinstance(value, list) or len(value) != 2:
-            raise self.fail(where, name, f"must be a pair [low, high], got {_kind(value)}")
-        a, b = (self.integer(where, name, v, lo, hi) for v in value)
-        if a > b:
-            raise self.fail(where, name, f"low {a} is above high {b}")
-        return a, b
-
-    def flag(self, where: str, name: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(where, name, f"must be true or false, got {_kind(value)}")
-        return value
-
-    def text(self, where: str, name: str, value: Any) -> str:
-        try:
-            text = check_text("-", name, value)
-        except LevelError as e:
-            raise self.fail(where, name, e.message) from None
-        if not text.strip():
-            raise self.fail(where, name, "must not be empty")
-        return text
-
-    def choice(self, where: str, name: str, value: Any, choices: tuple[str, ...]) -> str:
-        if value not in choices:
-            raise self.fail(where, name, f"must be one of {', '.join(choices)}; got {_kind(value)}")
-        return value
-
-    def buckets(self, where: str, value: Any, prefix: str) -> tuple[Bucket, ...]:
-        if not isinstance(value, list) or not value:
-            raise self.fail(where, "buckets", "must be a list of at least one bucket")
+    def buckets(self, where: str, value: list, prefix: str) -> tuple[Bucket, ...]:
         return tuple(self.bucket(where, f"buckets[{i}]", raw, f"{prefix}-b{i + 1}")
                      for i, raw in enumerate(value))
 
-    def bucket(self, where: str, name: str, raw: Any, bucket_name: str) -> Bucket:
-        b = self.table(where, name, raw, _BUCKET)
-        size = b["size"]
-        m = _SIZE.fullmatch(size) if isinstance(size, str) else None
-        if not m or not all(MIN_GRID <= int(v) <= MAX_GRID for v in m.groups()):
-            raise self.fail(where, f"{name}.size", f"must be \"WxH\" with sides {MIN_GRID}.."
-                            f"{MAX_GRID}, got {_kind(size)}")
-        blockers = self.span(where, f"{name}.blockers", b["blockers"], 0, MAX_MOVABLE - 1)
-        twists = self.table(where, f"{name}.twists", b.get("twists", {}),
-                            {k: False for k in TWIST_KINDS})
-        twists = {k: self.integer(where, f"{name}.twists.{k}", v, 1, MAX_MOVABLE - 1)
-                  for k, v in twists.items()}
+    def bucket(self, where: str, name: str, b: dict, bucket_name: str) -> Bucket:
+        (width, height), band, blockers = b["size"], b["band"], b["blockers"]
+        twists = b.get("twists", {})
         if sum(twists.values()) > blockers[1]:
             raise self.fail(where, f"{name}.twists", f"{sum(twists.values())} twist blocks, "
                             f"more than the {blockers[1]} blockers")
-        beam = self.flag(where, f"{name}.beam", b.get("beam", False))
-        mirrors = self.span(where, f"{name}.mirrors", b.get("mirrors", [0, 0]), 0, MAX_GRID ** 2)
+        beam, mirrors = b.get("beam", False), b.get("mirrors", (0, 0))
         if mirrors != (0, 0) and not beam:
             raise self.fail(where, f"{name}.mirrors", "mirrors belong to beam buckets (beam = true)")
         if beam and mirrors[0] < 1:
             raise self.fail(where, f"{name}.mirrors", "a beam bucket needs at least one mirror")
-        band = self.span(where, f"{name}.band", b["band"], 1, 999)
-        peak = self.integer(where, f"{name}.peak", b.get("peak", 0), 0, band[1])
+        peak = b.get("peak", 0)
+        if peak > band[1]:
+            raise self.fail(where, f"{name}.peak", f"must be at most the band's top {band[1]}, "
+                            f"got {peak}")
         if 0 < peak < band[0]:
             raise self.fail(where, f"{name}.peak", f"{peak} is under the band {band[0]}-{band[1]}")
-        walls = self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2)
-        width, height = int(m[1]), int(m[2])
+        walls = b.get("walls", (0, 0))
         need = cells_needed(blockers[1], walls[1], mirrors[1])
         if need > width * height - 1:
             raise self.fail(where, f"{name}.size", f"a {width}x{height} grid has {width * height} "
                             f"cells; the key, {blockers[1]} blockers, {walls[1]} walls and "
                             f"{mirrors[1]} mirrors need {need} and one left free")
-        return Bucket(name=bucket_name, width=width, height=height,
-                      band=band,
-                      levels=self.integer(where, f"{name}.levels", b["levels"], 1, 100_000),
-                      blockers=blockers, twists=twists,
-                      walls=walls,
-                      beam=beam, mirrors=mirrors,
-                      deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
-                      upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
-                      margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999),
-                      peak=peak)
+        return Bucket(name=bucket_name, width=width, height=height, band=band,
+                      levels=b["levels"], blockers=blockers, twists=dict(twists),
+                      walls=b.get("walls", (0, 0)), beam=beam, mirrors=mirrors,
+                      deep=b.get("deep", 0), upward=b.get("upward", False),
+                      margin=b.get("margin", 0), peak=peak)
 
-    def tutorial(self, where: str, raw: Any, number: int) -> Level:
-        t = self.table(where, "tutorial", raw, _TUTORIAL)
-        rows = t["rows"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
-            raise self.fail(where, "tutorial.rows", "must be a list of strings, one per row")
-        ex = self.table(where, "tutorial.exit", t["exit"], {"side": True, "index": True})
-        exit_ = Exit(side=self.choice(where, "tutorial.exit.side", ex["side"], SIDES),
-                     index=self.integer(where, "tutorial.exit.index", ex["index"], 0, MAX_GRID - 1))
-        beam = None
-        if "beam" in t:
-            bm = self.table(where, "tutorial.beam", t["beam"], {"dir": True, "offset": True})
-            beam = Beam(dir=self.choice(where, "tutorial.beam.dir", bm["dir"], DIRS),
-                        offset=self.integer(where, "tutorial.beam.offset", bm["offset"], 0, MAX_GRID - 1))
-        kinds = t.get("kinds", {})
-        if not isinstance(kinds, dict):
-            raise self.fail(where, "tutorial.kinds", f"must be a table, got {_kind(kinds)}")
-        for ch, k in kinds.items():
-            if not (len(ch) == 1 and ch.isascii() and ch.isalpha() and ch not in "Aox"):
-                raise self.fail(where, f"tutorial.kinds.{_kind(ch)}", "must be a block's letter "
-                                "(A is the key, o and x are empty and wall)")
-            self.choice(where, f"tutorial.kinds.{ch}", k, ("crystal", *TWIST_KINDS))
+    def tutorial(self, where: str, t: dict, number: int) -> Level:
+        ex, bm = t["exit"], t.get("beam")
         try:
-            lv = from_grid(rows, exit=exit_, id=f"w{number}-01", kinds=kinds, beam=beam)
+            lv = from_grid(t["rows"], exit=Exit(side=ex["side"], index=ex["index"]),
+                           id=f"w{number}-01", kinds=t.get("kinds", {}),
+                           beam=None if bm is None else Beam(dir=bm["dir"], offset=bm["offset"]))
         except LevelError as e:
             raise self.fail(where, f"tutorial.{e.field}", e.message) from None
-        return lv.replace(name=self.text(where, "tutorial.name", t["name"]), tutorial=True)
+        return lv.replace(name=t["name"], tutorial=True)
 
-    def world(self, i: int, raw: Any) -> World:
+    def world(self, i: int, w: dict) -> World:
         where = f"world {i + 1}"
-        w = self.table(where, "", raw, _WORLD)
-        mg = self.table(where, "margin", w.get("margin", {"median": 0, "last": 0}), _MARGIN)
-        return World(margin_median=self.integer(where, "margin.median", mg["median"], 0, 999),
-                     margin_last=self.integer(where, "margin.last", mg["last"], 0, 999),
-                     number=i + 1, name=self.text(where, "name", w["name"]),
-                     mechanic=self.choice(where, "mechanic", w["mechanic"], MECHANICS),
-                     seed=self.integer(where, "seed", w["seed"]),
-                     gate=self.integer(where, "gate", w["gate"], 0, 10**6),
+        mg = w.get("margin", {"median": 0, "last": 0})
+        return World(margin_median=mg["median"], margin_last=mg["last"], number=i + 1,
+                     name=w["name"], mechanic=w["mechanic"], seed=w["seed"], gate=w["gate"],
                      tutorial=self.tutorial(where, w["tutorial"], i + 1),
                      buckets=self.buckets(where, w["buckets"], f"w{i + 1}"))
 
-    def campaign(self, doc: dict) -> Campaign:
-        self.table("campaign", "", doc, _TOP)
-        curve = self.table("curve", "", doc["curve"], _CURVE)
-        raw_worlds = doc["worlds"]
-        if not isinstance(raw_worlds, list) or not raw_worlds:
-            raise self.fail("campaign", "worlds", "must be a list of at least one world")
-        worlds = tuple(self.world(i, raw) for i, raw in enumerate(raw_worlds))
+    def campaign(self, raw: Any) -> Campaign:
+        try:
+            doc = CAMPAIGN_SCHEMA(raw, "")
+        except S.Bad as e:
+            raise self.fail(*_place(e.where), e.why) from None
+        worlds = tuple(self.world(i, raw) for i, raw in enumerate(doc["worlds"]))
         if worlds[0].gate != 0:
             raise self.fail("world 1", "gate", f"the first world is open from the start (0), "
                             f"got {worlds[0].gate}")
@@ -338,17 +329,16 @@ class _Reader:
                                 f"{a.number}'s {a.gate} (gates climb)")
         seed, pool, daily = 0, 0, ()
         if "dailies" in doc:
-            d = self.table("dailies", "", doc["dailies"], _DAILIES)
-            seed = self.integer("dailies", "seed", d["seed"])
-            pool = self.integer("dailies", "pool", d["pool"], 1, 100_000)
+            d = doc["dailies"]
+            seed, pool = d["seed"], d["pool"]
             daily = self.buckets("dailies", d["buckets"], "d")
             if sum(b.levels for b in daily) != pool:
                 raise self.fail("dailies", "pool", f"{pool}, but the buckets hold "
                                 f"{sum(b.levels for b in daily)} levels")
-        return Campaign(source=self.source, worlds=worlds,
-                        first_peak=self.integer("curve", "first_peak", curve["first_peak"], 0, 999),
-                        final_peak=self.integer("curve", "final_peak", curve["final_peak"], 0, 999),
-                        daily_seed=seed, daily_pool=pool, daily_buckets=daily)
+        curve = doc["curve"]
+        return Campaign(source=self.source, worlds=worlds, first_peak=curve["first_peak"],
+                        final_peak=curve["final_peak"], daily_seed=seed, daily_pool=pool,
+                        daily_buckets=daily)
 
 
 def cells_needed(blockers: int, walls: int, mirrors: int) -> int:

@@ -88,7 +88,7 @@ def _swap(old: str, new: str, count: int = 1) -> str:
      "world 1: tutorial.exit.side: must be one of"),
     (_swap("  rows = [\n    \"....\",\n    \"AAB.\",", "  rows = [\n    \"....\",\n    \"..B.\","),
      "world 1: tutorial.blocks: no block has kind key"),
-    (_swap("seed = 7", "seed = true"), "world 1: seed: must be a whole number, got True"),
+    (_swap("seed = 7", "seed = true"), "world 1: seed: must be an integer, got true"),
     (_swap("final_peak = 6\n", ""), "curve: final_peak: missing"),
     (_swap('name = "Demo Frost"', 'name = ""'), "world 2: name: must not be empty"),
     (_swap("  blockers = [4, 7]\n  twists", "  blockers = [4, 7]\n  mirrors = [1, 2]\n  twists"),

@@ -22,8 +22,10 @@ import time
 from pathlib import Path
 
 from lumina.bench import median
+from lumina import schema
 from lumina.cli import UsageError, int_in
 from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, exact_sweep, measure
+from lumina.model import Analysis
 from lumina.packfile import read_pack
 from lumina.render.site import ROOT
 from lumina.verify import default_paths
@@ -42,7 +44,7 @@ for (const lv of levels) {
     m = M.measureLevel(lv, limits);
     const cp = M.crystalPar(lv, cap);
     d = M.deepestStart(lv, cap, m);
-    M.analysisRecord(lv, m, cp.crystal_optimal, d.complete ? d.deepest : null);
+    M.analysisRecord(lv, m, cp.crystal_optimal, d.complete ? d.deepest : null, limits.analysis);
     if (r >= warm) ms.push(performance.now() - t);
   }
   console.log(JSON.stringify({ id: lv.id, ms, optimal: m.optimal, states: m.component_states, deepest: d.deepest }));
@@ -67,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     proc = subprocess.run([node, "--input-type=module", "-e", SCRIPT, str(MEASURE_JS),
                            json.dumps([core, {"cap": DEFAULT_STATE_CAP, "planCap": DEFAULT_PLAN_CAP,
                                               "solutionCap": DEFAULT_PLAN_CAP, "chainWork": DEFAULT_CHAIN_WORK,
-                                              "memberCap": MEMBER_CAP}, args.runs, 2])],
+                                              "memberCap": MEMBER_CAP,
+                                              "analysis": schema.describe(Analysis)}, args.runs, 2])],
                           capture_output=True, text=True, check=True, cwd=ROOT)
     load = os.getloadavg()[0]
     print(f"editor verdicts, measure.js under Node.js (best / median of {args.runs} after 2 warm-up runs; "

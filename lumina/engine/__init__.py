@@ -170,10 +170,10 @@ class Measures:
     chain_capped: bool             # the plan search ran out of work: `chain` is an upper bound
     forced: int | None             # moves of the solution made from a position with exactly one
                                    # optimal move; None: not solved, or not an optimal solution
-    optional_twist: bool           # some optimal solution moves no sand, ice or rime block
-    dead_twists: tuple[int, ...]   # sand, ice and rime blocks among `dead_blocks`
     deepest: int | None            # the board's deepest par (RULES.md "The hardest start"):
                                    # over binding starts on twist levels; None: sweep capped
+    optional_twist: bool           # some optimal solution moves no sand, ice or rime block
+    dead_twists: tuple[int, ...]   # sand, ice and rime blocks among `dead_blocks`
 
 
 def measure(level, *, plan_cap: int = DEFAULT_PLAN_CAP, solution_cap: int = DEFAULT_PLAN_CAP,

@@ -5,14 +5,17 @@ the grid sizes the reader allows (`lumina.model.MIN_GRID`..`MAX_GRID`), the tool
 keys, and the verdicts' limits (`#editor-data`): the budget in states is
 `lumina.engine.DEFAULT_STATE_CAP`, the solver's default cap, so "exhausted" in the editor
 means what it means to `python -m lumina.solve`, and the plan caps, the chain's work and the
-member cap are `lumina.engine.measure`'s (so the exported record is the one verify measures).
+member cap are `lumina.engine.measure`'s (so the exported record is the one verify measures),
+and the exported record's fields are the pack's (`lumina.model.Analysis` as `lumina.schema.describe`
+gives it: `measure.js` keeps no list of them).
 Its scripts (`static/editor*.js`, `measure.js`) load only here: no level page downloads them.
 """
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from lumina.model import MAX_GRID, MIN_GRID
+from lumina import schema
+from lumina.model import MAX_GRID, MIN_GRID, Analysis
 
 
 class Site(Protocol):
@@ -28,13 +31,20 @@ TOOLS = (("move", "Move", "M"), ("key", "Key", "K"), ("crystal", "Crystal", "C")
          ("mirror-b", "Mirror \\", "\\"), ("light", "Light", "L"), ("erase", "Erase", "Delete"))
 
 
+def measure_limits() -> dict[str, Any]:
+    """What `measure.js` is handed (`#editor-data`, and the parity vectors' `limits`): the
+    engine's limits and the analysis record's declared fields."""
+    from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP   # the compiled engine only here
+    return {"budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
+            "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP,
+            "analysis": schema.describe(Analysis)}
+
+
 def editor(s: Site) -> None:
     """editor.html: the level editor (docs/EDITOR.md)."""
-    from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP   # the compiled engine only here
+    limits = measure_limits()
     example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
     s.page("editor.html", "editor.html", title="Level editor · Lumina", og_image=s.og_default,
            description="Draw a Lumina level and see at once whether it is a puzzle, and why it is hard.",
-           tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=DEFAULT_STATE_CAP,
-           example=example, editor_data={"budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP,
-                                         "solution_cap": DEFAULT_PLAN_CAP, "chain_work": DEFAULT_CHAIN_WORK,
-                                         "member_cap": MEMBER_CAP})
+           tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=limits["budget"],
+           example=example, editor_data=limits)

@@ -1,5 +1,5 @@
 // Lumina editor worker: the verdicts on the board being drawn, off the page's main thread.
-// In: {id, level, limits: {budget, plan_cap, solution_cap[, chain_work, member_cap]}}. Out, in stages as each is known (every message carries id, stage
+// In: {id, level, limits: {budget, plan_cap, solution_cap[, chain_work, member_cap], analysis}}. Out, in stages as each is known (every message carries id, stage
 // and ms since the request):
 //   {stage: "measures", outcome, optimal, moves, plans, ..., states}   measure.measureLevel
 //   {stage: "crystal", crystal_optimal}                                 twist boards only
@@ -28,7 +28,7 @@ self.onmessage = (e) => {
     states += d.states;
     post("deepest", d);
     // the record holds the board's deepest (lumina-gen/4), so it follows the sweep
-    const a = analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null);
+    const a = analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null, limits.analysis);
     if (a) post("analysis", { analysis: a });
     post("done", { states });
   } catch (err) {

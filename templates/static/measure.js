@@ -687,25 +687,31 @@ export function deepestStart(level, cap, measured = null) {
 
 /** The level's `analysis` record as a pack stores it (lumina.judge.analysis) from measureLevel's
  * result `m`, the crystal par and the board's deepest par (deepestStart's `deepest`); null
- * unless the level was solved and measured. With the chain measured (`chainWork`) and the
- * deepest known, the record holds the lumina-gen/4 measures too (chain, forced, deepest,
- * optional_twist, mechanics: lumina.model.GEN4_MEASURES, all or none), as lumina.verify
- * requires of a pack written now; in the key order of lumina.model.Level.to_json. */
-export function analysisRecord(level, m, crystal, deepest = null) {
+ * unless the level was solved and measured. `fields` is the record's one declaration
+ * (lumina.model.Analysis as lumina.schema.describe hands it over: #editor-data's `analysis`,
+ * the vectors' `limits.analysis`): [{key, optional, group}] in the key order of
+ * lumina.model.Level.to_json. A field is the measure of its name unless derived below; an
+ * optional field is left out while null, and a group (the lumina-gen/4 measures) is written
+ * all or none: with the chain measured (`chainWork`) and the deepest known, all, as
+ * lumina.verify requires of a pack written now. A required field this file does not
+ * compute is an error naming it, and so is a missing field list. */
+export function analysisRecord(level, m, crystal, deepest, fields) {
+  if (!Array.isArray(fields)) throw new Error("analysisRecord: no field list (#editor-data's analysis)");
   if (m.outcome !== "solved" || m.component_states == null) return null;
-  const a = {
-    plans: m.plans, plans_capped: m.plans_capped, solutions: m.solutions, solutions_capped: m.solutions_capped,
-    dead_blocks: m.dead_blocks, dead_share: deadShare(level, m.dead_blocks),
+  const derived = {
+    dead_share: () => deadShare(level, m.dead_blocks), crystal_optimal: () => crystal, deepest: () => deepest,
+    mechanics: () => mechanics(level), family: () => familyKey(level),
   };
-  if (crystal != null) a.crystal_optimal = crystal;
-  Object.assign(a, {
-    first_moves_optimal: m.first_moves_optimal, first_moves_legal: m.first_moves_legal,
-    component_states: m.component_states, traps: m.traps,
-  });
-  if (m.chain != null && m.forced != null && deepest != null) {
-    Object.assign(a, { chain: m.chain, forced: m.forced, deepest, optional_twist: m.optional_twist, mechanics: mechanics(level) });
+  const value = (k) => (k in derived ? derived[k]() : m[k]);
+  const whole = {};
+  for (const f of fields) if (f.group) whole[f.group] = (whole[f.group] ?? true) && value(f.key) != null;
+  const a = {};
+  for (const f of fields) {
+    const v = value(f.key);
+    if (f.group ? !whole[f.group] : f.optional && v == null) continue;
+    if (v === undefined) throw new Error(`analysis.${f.key}: measure.js does not compute this measure`);
+    a[f.key] = v;
   }
-  a.family = familyKey(level);
   return a;
 }
 

@@ -22,10 +22,10 @@ import reference as R
 from conftest import REPO, shoot
 from helpers import drag
 
-from lumina import judge
+from lumina import judge, schema
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import GEN4_MEASURES, Level, LevelError
+from lumina.model import GEN4_MEASURES, Analysis, Level, LevelError
 from lumina.vectors import BINDING
 
 DONE = '#editor[data-state="done"]'
@@ -132,7 +132,9 @@ def test_the_home_page_opens_the_editor_on_an_empty_grid(page, base_url, errors)
     # the verdicts' limits are lumina.engine's own, so the exported record is the one verify measures
     assert page.evaluate("() => JSON.parse(document.querySelector('#editor-data').textContent)") == {
         "budget": DEFAULT_STATE_CAP, "plan_cap": DEFAULT_PLAN_CAP, "solution_cap": DEFAULT_PLAN_CAP,
-        "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP}
+        "chain_work": DEFAULT_CHAIN_WORK, "member_cap": MEMBER_CAP,
+        # and the exported record's fields are the pack's, from the one declaration
+        "analysis": schema.describe(Analysis)}
     assert not errors
 
 

@@ -31,7 +31,7 @@ function verdicts(level, budget, limits) {
       component_states: m.component_states, traps: m.traps, crystal_optimal: cp.crystal_optimal,
       chain: m.chain, chain_capped: m.chain_capped, forced: m.forced, optional_twist: m.optional_twist,
     });
-    const a = M.analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null);
+    const a = M.analysisRecord(level, m, cp.crystal_optimal, d.complete ? d.deepest : null, limits.analysis);
     if (a) { out.analysis = a; out.why = whyHard(level, m.optimal, a); }
   }
   out.deepest = d.complete ? d.deepest : null;
