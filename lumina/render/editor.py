@@ -31,7 +31,7 @@ TOOLS = (("move", "Move", "M"), ("key", "Key", "K"), ("crystal", "Crystal", "C")
 def editor(s: Site) -> None:
     """editor.html: the level editor (docs/EDITOR.md)."""
     from lumina.engine import DEFAULT_CHAIN_WORK, DEFAULT_PLAN_CAP, DEFAULT_STATE_CAP, MEMBER_CAP   # the compiled engine only here
-    example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
+    example = s.data.worlds[0].published[min(1, len(s.data.worlds[0].published) - 1)].desc()
     s.page("editor.html", "editor.html", title="Level editor · Lumina", og_image=s.og_default,
            description="Draw a Lumina level and see at once whether it is a puzzle, and why it is hard.",
            tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=DEFAULT_STATE_CAP,

@@ -11,6 +11,7 @@ naming the file and field, never a silently empty cell.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -21,30 +22,9 @@ from lumina.model import Level, LevelError
 from lumina.packfile import (Pack, pack_files, read_pack, read_report, read_strategies,
                              report_files)
 from lumina.verify import VerifyReport
-from lumina.worlds import CAMPAIGN, Campaign
+from lumina.worlds import CAMPAIGN, Campaign, World, level_id, level_number
 
 from .writer import SiteError
-
-MECHANICS = {
-    "crystal": "Crystal", "sand": "Sand", "ice": "Ice", "rime": "Rime", "beam": "Beam & mirrors",
-    "mixed": "Mixed",
-}
-
-
-@dataclass(frozen=True)
-class World:
-    number: int
-    pack: str
-    name: str
-    mechanic: str
-    gate: int                   # the campaign's: stars that open it
-    levels: tuple[Level, ...]
-    generator: str = ""            # the pack's generator version (the play log records it)
-
-    @property
-    def mechanic_name(self) -> str:
-        return MECHANICS.get(self.mechanic, self.mechanic.title())
-
 
 @dataclass(frozen=True)
 class SiteInput:
@@ -59,7 +39,7 @@ class SiteInput:
 
 def level_num(level: Level) -> int:
     """The level's number within its pack: w1-07 -> 7, d-012 -> 12."""
-    return int(level.id.rsplit("-", 1)[1])
+    return level_number(level.id)
 
 
 def _check_levels(path: Path, levels: tuple[Level, ...], ident) -> None:
@@ -89,7 +69,7 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     for pack in packs:
         path = pack.path
         if path.name == "dailies.json":
-            _check_levels(path, pack.levels, lambda i: f"d-{i + 1:03d}")
+            _check_levels(path, pack.levels, lambda i: level_id(None, i + 1))
             if len(pack.levels) != campaign.daily_pool:
                 raise SiteError(f"{path}: levels: the daily pool is {campaign.daily_pool} levels, "
                                 f"found {len(pack.levels)}")
@@ -105,10 +85,9 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
                 raise SiteError(f"{path}: {f}: missing or not a string")
         if not pack.levels:
             raise SiteError(f"{path}: levels: a world needs at least one level")
-        _check_levels(path, pack.levels, lambda i, n=num: f"w{n}-{i + 1:02d}")
-        worlds.append(World(number=num, pack=str(meta.get("pack", path.stem)), name=meta["name"],
-                            mechanic=meta["mechanic"], gate=campaign.gates[num],
-                            levels=pack.levels, generator=str(meta.get("generator", ""))))
+        _check_levels(path, pack.levels, lambda i, n=num: level_id(n, i + 1))
+        worlds.append(dataclasses.replace(campaign.world(num), name=meta["name"], mechanic=meta["mechanic"],
+                                          published=pack.levels, generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
     if not worlds:
         raise SiteError(f"{packs_dir}: no world-*.json packs")

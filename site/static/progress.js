@@ -5,6 +5,5 @@ if(data&&Array.isArray(data.days))out.days=[...new Set(data.days.filter(Number.i
 return out;}
 function save(p){memory=JSON.stringify(p);try{const st=storage();if(st)st.setItem(KEY,memory);}catch{}}
 export function recordResult(id,{stars,moves,helped=false},day=null){const p=loadProgress(),old=p.levels[id]||{stars:0,best:null};const best=helped?old.best:old.best?Math.min(old.best,moves):moves;const e={stars:Math.max(old.stars,stars),best};p.levels[id]=e;if(Number.isInteger(day)&&!p.days.includes(day))p.days=[...p.days,day].sort((a,b)=>a-b).slice(-400);save(p);return e;}
-export const starsFor=(id)=>(loadProgress().levels[id]||{stars:0}).stars;export function totalStars(progress=loadProgress(),idPrefix=""){let t=0;for(const[id,e]of Object.entries(progress.levels||{}))if(id.startsWith(idPrefix))t+=e.stars||0;return t;}
-export const isWorldUnlocked=(world,total,gates)=>String(world)in gates&&total>=gates[String(world)];export function streak(days,today){const set=new Set(days);let d=set.has(today)?today:today-1,n=0;while(set.has(d)){n++;d--;}
-return n;}
+export function totalStars(progress=loadProgress(),idPrefix=""){let t=0;for(const[id,e]of Object.entries(progress.levels||{}))if(id.startsWith(idPrefix))t+=e.stars||0;return t;}
+export const isWorldUnlocked=(world,total,gates)=>String(world)in gates&&total>=gates[String(world)];

@@ -25,7 +25,6 @@
 export const KEY = 0, CRYSTAL = 1, SAND = 2, ICE = 3, RIME = 4, LOW_BLOCKS = 10;
 /** Block kinds in kernel order (KEY .. RIME) and the lantern's sides (the kernel's `side`). */
 export const KINDS = ["key", "crystal", "sand", "ice", "rime"], SIDES = ["left", "right", "top", "bottom"];
-export const TWIST_KINDS = KINDS.slice(2);
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
 
@@ -34,30 +33,30 @@ export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 /** A level compiled into bitboard tables (lumina/engine/board.pyx's Core). */
 export function compileCore(level) {
   const W = level.width, H = level.height, n = level.blocks.length, beam = level.win === "beam";
-  const I8 = Int8Array, I32 = Int32Array, c = {
+  const I8 = Int8Array, I32 = Int32Array, c = {   // olo, ohi: the cells taken (occupy)
     n, W, H, kind: new I8(n), horiz: new I8(n), npos: new I8(n), mlo: new I32(n * 8), mhi: new I32(n * 8),
-    fixlo: 0, fixhi: 0, olo: 0, ohi: 0, flagbit: new I8(n).fill(-1), keyi: -1, hasRime: false, twist: false,
-    adjlo: new I32(8), adjhi: new I32(8), tilt: new I8(64), traceCap: W * H * 4, mult: new I32(n), flagMult: 1,
-    winBeam: beam, winPos: 0, side: SIDES.indexOf(level.exit.side), index: level.exit.index, beamX: new I8(8), beamY: new I8(8),
+    fixlo: 0, fixhi: 0, olo: 0, ohi: 0, flagbit: new I8(n).fill(-1), hasRime: false, adjlo: new I32(8), adjhi: new I32(8),
+    tilt: new I8(64), mult: new I32(n), winBeam: beam, side: SIDES.indexOf(level.exit.side), index: level.exit.index,
+    beamX: new I8(8), beamY: new I8(8),
   };
-  const bit = (x, y, m) => { const k = y * W + x; if (k < 32) m[0] |= 1 << k; else m[1] |= 1 << (k - 32); };
-  const fix = [0, 0];
-  for (const [x, y] of level.walls || []) bit(x, y, fix);
-  for (const mr of level.mirrors || []) { bit(mr.x, mr.y, fix); c.tilt[mr.y * W + mr.x] = mr.tilt === "/" ? 1 : 2; }
-  [c.fixlo, c.fixhi] = fix;
+  /** The bits [lo, hi] of the cells of a rectangle that lie on the grid. */
+  const mask = (x0, y0, w, h) => {
+    let lo = 0, hi = 0;
+    for (let y = Math.max(y0, 0); y < Math.min(y0 + h, H); y++) {
+      for (let x = Math.max(x0, 0); x < Math.min(x0 + w, W); x++) { const k = y * W + x; if (k < 32) lo |= 1 << k; else hi |= 1 << (k - 32); }
+    }
+    return [lo, hi];
+  };
+  for (const [x, y] of level.walls || []) { const [lo, hi] = mask(x, y, 1, 1); c.fixlo |= lo; c.fixhi |= hi; }
+  for (const m of level.mirrors || []) { const [lo, hi] = mask(m.x, m.y, 1, 1); c.fixlo |= lo; c.fixhi |= hi; c.tilt[m.y * W + m.x] = m.tilt === "/" ? 1 : 2; }
   let mult = 1, flags = 0;   // blocks 0-9 make the low word, 10-15 the high one (flags above them)
   level.blocks.forEach((b, i) => {
     const kd = KINDS.indexOf(b.kind), horiz = b.w > b.h;
     c.kind[i] = kd; c.horiz[i] = horiz;
     c.npos[i] = horiz ? W - b.w + 1 : H - b.h + 1;
-    for (let p = 0; p < c.npos[i]; p++) {
-      const m = [0, 0];
-      for (let y = 0; y < b.h; y++) for (let x = 0; x < b.w; x++) bit(horiz ? p + x : b.x + x, horiz ? b.y + y : p + y, m);
-      c.mlo[i * 8 + p] = m[0]; c.mhi[i * 8 + p] = m[1];
-    }
+    for (let p = 0; p < c.npos[i]; p++) [c.mlo[i * 8 + p], c.mhi[i * 8 + p]] = mask(horiz ? p : b.x, horiz ? b.y : p, b.w, b.h);
     if (kd === SAND || kd === RIME) c.flagbit[i] = flags++;
     if (kd === RIME) c.hasRime = true;
-    if (kd > CRYSTAL) c.twist = true;
     if (kd === KEY) c.keyi = i;
     if (i === LOW_BLOCKS) mult = 1;
     c.mult[i] = mult; mult *= c.npos[i];
@@ -66,13 +65,10 @@ export function compileCore(level) {
   const k = c.keyi, kb = level.blocks[k], [dx, dy] = beam ? DIRS[level.beam.dir] : [0, 0], off = beam ? level.beam.offset : 0;
   c.bdx = dx; c.bdy = dy;
   for (let p = 0; p < c.npos[k]; p++) {   // at each key position: the cells sharing an edge with it, and where its light starts
-    const m = [0, 0], x0 = c.horiz[k] ? p : kb.x, y0 = c.horiz[k] ? kb.y : p, x1 = x0 + kb.w, y1 = y0 + kb.h;
-    const near = (x, y) => { if (x >= 0 && x < W && y >= 0 && y < H) bit(x, y, m); };
-    for (let y = y0; y < y1; y++) { near(x0 - 1, y); near(x1, y); }
-    for (let x = x0; x < x1; x++) { near(x, y0 - 1); near(x, y1); }
-    c.adjlo[p] = m[0]; c.adjhi[p] = m[1];
-    c.beamX[p] = dx > 0 ? x1 : dx < 0 ? x0 - 1 : x0 + off;
-    c.beamY[p] = dy > 0 ? y1 : dy < 0 ? y0 - 1 : y0 + off;
+    const x0 = c.horiz[k] ? p : kb.x, y0 = c.horiz[k] ? kb.y : p, a = mask(x0 - 1, y0, kb.w + 2, kb.h), b = mask(x0, y0 - 1, kb.w, kb.h + 2);
+    c.adjlo[p] = (a[0] | b[0]) & ~c.mlo[k * 8 + p]; c.adjhi[p] = (a[1] | b[1]) & ~c.mhi[k * 8 + p];
+    c.beamX[p] = dx > 0 ? x0 + kb.w : dx < 0 ? x0 - 1 : x0 + off;
+    c.beamY[p] = dy > 0 ? y0 + kb.h : dy < 0 ? y0 - 1 : y0 + off;
   }
   c.winPos = c.side === 1 ? W - kb.w : c.side === 3 ? H - kb.h : 0;
   return c;
@@ -141,7 +137,7 @@ export function doMove(c, pos, fl, b, d) {
  * every cell lit and then the cell where the light stopped or left.
  */
 export function traceLight(c, olo, ohi, x, y, dx, dy, cells) {
-  for (let steps = 0; steps < c.traceCap; steps++) {
+  for (let steps = 0; steps < c.W * c.H * 4; steps++) {
     if (cells) cells.push([x, y]);
     if (x < 0 || y < 0 || x >= c.W || y >= c.H) {
       const side = x < 0 ? 0 : x >= c.W ? 1 : y < 0 ? 2 : 3;
@@ -166,6 +162,7 @@ export function solved(c, pos) {
 
 
 // ------------------------------------------------------------------ the board's face
+// (b: a board from compile, s: a state {pos, flags})
 
 /** A level compiled for the board: its blocks (with `horiz`), lantern and win, and its
  * kernel (`core`). Pack levels come checked by Python (lumina.packfile); a share link's
@@ -173,71 +170,68 @@ export function solved(c, pos) {
 export function compile(level) {
   const core = compileCore(level);
   return {
-    level, core, width: level.width, height: level.height, n: core.n, key: core.keyi, exit: level.exit,
-    blocks: level.blocks.map((b) => ({ ...b, horiz: b.w > b.h })),
-    win: level.win || "exit", beam: core.winBeam ? level.beam : null,
+    level, core, width: core.W, height: core.H, n: core.n, key: core.keyi, exit: level.exit,
+    blocks: level.blocks.map((k) => ({ ...k, horiz: k.w > k.h })), win: level.win || "exit", beam: core.winBeam ? level.beam : null,
   };
 }
 
-/** A face state's flags as the kernel's bits, and back. */
-const bitsOf = (c, s) => { let fl = 0; for (let i = 0; i < c.n; i++) if (c.flagbit[i] >= 0 && s.flags[i]) fl |= 1 << c.flagbit[i]; return fl; };
+/** A state's flags as the kernel's bits, and back. */
+const bitsOf = (c, s) => { let fl = 0; c.flagbit.forEach((f, i) => { if (f >= 0 && s.flags[i]) fl |= 1 << f; }); return fl; };
 const flagsOf = (c, fl) => Array.from(c.flagbit, (f) => (f >= 0 ? (fl >> f) & 1 : 0));
 
 /** The level's start state, thaw-at-load applied. */
-export function startState(board) {
-  const s = startOf(board.core, board.level);
-  return { pos: Array.from(s.pos), flags: flagsOf(board.core, s.fl) };
+export function startState(b) {
+  const { pos, fl } = startOf(b.core, b.level);
+  return { pos: Array.from(pos), flags: flagsOf(b.core, fl) };
 }
 
-/** Block i's rectangle {x, y, w, h} in `state`. */
-export function rect(board, state, i) {
-  const b = board.blocks[i], p = state.pos[i];
-  return b.horiz ? { x: p, y: b.y, w: b.w, h: b.h } : { x: b.x, y: p, w: b.w, h: b.h };
+/** Block i's rectangle {x, y, w, h} in state s. */
+export function rect(b, s, i) {
+  const k = b.blocks[i], p = s.pos[i];
+  return k.horiz ? { x: p, y: k.y, w: k.w, h: k.h } : { x: k.x, y: p, w: k.w, h: k.h };
 }
 
 /** A string that identifies the state (positions and flags). */
-export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join("");
+export const stateKey = (s) => s.pos.join(",") + "|" + s.flags.join("");
 
 const MB = new Int8Array(128), MD = new Int8Array(128);   // at most 16 blocks x 7 distances
 
 /** Legal moves [[block, signedDistance], ...] by block index, then distance ascending. */
-export function legalMoves(board, state) {
-  const n = genMoves(board.core, state.pos, bitsOf(board.core, state), MB, MD), out = [];
+export function legalMoves(b, s) {
+  const n = genMoves(b.core, s.pos, bitsOf(b.core, s), MB, MD), out = [];
   for (let k = 0; k < n; k++) out.push([MB[k], MD[k]]);
   return out;
 }
 
-/** The state after `move` (thaw applied); throws on an illegal move. */
-export function applyMove(board, state, move) {
-  const [i, d] = move;
-  if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
-  return applyLegal(board, state, move);
+/** The state after move [i, d] (thaw applied); throws on an illegal move. */
+export function applyMove(b, s, [i, d]) {
+  if (!legalMoves(b, s).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
+  return applyLegal(b, s, [i, d]);
 }
 
-/** applyMove for a move taken from legalMoves(board, state) (searches skip the re-check). */
-export function applyLegal(board, state, move) {
-  const c = board.core, pos = state.pos.slice();
-  return { pos, flags: flagsOf(c, doMove(c, pos, bitsOf(c, state), move[0], move[1])) };
+/** applyMove for a move taken from legalMoves(b, s) (searches skip the re-check). */
+export function applyLegal(b, s, [i, d]) {
+  const c = b.core, pos = s.pos.slice();
+  return { pos, flags: flagsOf(c, doMove(c, pos, bitsOf(c, s), i, d)) };
 }
 
 /**
  * Trace light from cell (x, y) moving (dx, dy). Returns {solved, cells, end, stop}:
  * cells are the grid cells lit, end the first cell not lit, stop "edge" | "blocked" | "loop".
  */
-export function trace(board, state, x, y, dx, dy) {
-  const c = board.core, cells = [];
-  occupy(c, state.pos);
+export function trace(b, s, x, y, dx, dy) {
+  const c = b.core, cells = [];
+  occupy(c, s.pos);
   const r = traceLight(c, c.olo, c.ohi, x, y, dx, dy, cells), end = r === -2 ? null : cells.pop();
   return { solved: r === 1, cells, end, stop: r === -2 ? "loop" : r === -1 ? "blocked" : "edge" };
 }
 
 /** The key's beam: {solved, cells, end, stop, start: [x, y, dx, dy]}; no beam: {solved: false, cells: []}. */
-export function beamPath(board, state) {
-  const c = board.core, kp = state.pos[c.keyi];
+export function beamPath(b, s) {
+  const c = b.core, kp = s.pos[c.keyi], x = c.beamX[kp], y = c.beamY[kp];
   if (!c.winBeam) return { solved: false, cells: [], end: null, stop: "none" };
-  const x = c.beamX[kp], y = c.beamY[kp];
-  return { ...trace(board, state, x, y, c.bdx, c.bdy), start: [x, y, c.bdx, c.bdy] };
+  return { ...trace(b, s, x, y, c.bdx, c.bdy), start: [x, y, c.bdx, c.bdy] };
 }
 
 /** The one definition of winning. */
-export const isSolved = (board, state) => solved(board.core, state.pos);
+export const isSolved = (b, s) => solved(b.core, s.pos);

@@ -11,8 +11,10 @@
 // (par, plans, raw solutions, dead blocks, first moves, traps, chain) is read off the
 // optimal DAG: states with depth + dist = par, edges one layer on.
 
-import { SAND, ICE, RIME, LOW_BLOCKS, TWIST_KINDS, compileCore, startOf, thaw, genMoves, doMove, solved } from "./engine.js";
+import { SAND, ICE, RIME, LOW_BLOCKS, KINDS, compileCore, startOf, thaw, genMoves, doMove, solved } from "./engine.js";
 
+
+export const TWIST_KINDS = KINDS.slice(2);   // sand, ice, rime
 
 // ------------------------------------------------------------------ the graph
 
@@ -524,7 +526,7 @@ export function measureLevel(level, { cap, planCap, solutionCap, chainWork = 0, 
     return { outcome: sol.outcome === "solved" ? "solved" : "exhausted", solved_only: sol.outcome === "solved",
       optimal: sol.optimal, moves: sol.moves, states: g.n, component_states: null, first_moves_legal: legal, graph: null };
   }
-  const dist = distToGoal(g, !c.twist);
+  const dist = distToGoal(g, !hasTwist(level));
   let traps = 0;
   for (let i = 0; i < g.n; i++) if (dist[i] < 0) traps++;
   const common = { component_states: g.n, traps, first_moves_legal: legal, states: g.n, graph: { g, dist } };
@@ -597,7 +599,7 @@ export function forcedMoves(g, dist, dag, moves) {
  * optimal-DAG edges of other blocks (docs/RULES-DECISIONS.md 31); false without twists. */
 export function optionalTwist(g, dist, dag) {
   const c = g.c, { doff, dedge } = dag, reach = new Uint8Array(g.n);
-  if (!c.twist) return false;
+  if (!c.kind.some((k) => k > 1)) return false;   // no sand, ice or rime
   reach[0] = 1;
   for (let u = 0; u < g.n; u++) {     // breadth-first order: every edge runs one layer on
     if (!reach[u]) continue;
