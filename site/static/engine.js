@@ -6,13 +6,12 @@ c.winPos=c.side===1?W-kb.w:c.side===3?H-kb.h:0;return c;}
 export function startOf(c,level){const pos=new Uint8Array(c.n);level.blocks.forEach((b,i)=>{pos[i]=c.horiz[i]?b.x:b.y;});return{pos,fl:thaw(c,pos,0)};}
 export function thaw(c,pos,fl){if(!c.hasRime)return fl;const kp=pos[c.keyi],alo=c.adjlo[kp],ahi=c.adjhi[kp];for(let i=0;i<c.n;i++){if(c.kind[i]!==RIME)continue;const f=1<<c.flagbit[i];if(!(fl&f)&&((c.mlo[i*8+pos[i]]&alo)|(c.mhi[i*8+pos[i]]&ahi)))fl|=f;}
 return fl;}
-function occupy(c,pos){let olo=c.fixlo,ohi=c.fixhi;for(let i=0;i<c.n;i++){olo|=c.mlo[i*8+pos[i]];ohi|=c.mhi[i*8+pos[i]];}
+function occupy(c,pos){const mlo=c.mlo,mhi=c.mhi;let olo=c.fixlo,ohi=c.fixhi;for(let i=0;i<c.n;i++){olo|=mlo[i*8+pos[i]];ohi|=mhi[i*8+pos[i]];}
 c.olo=olo;c.ohi=ohi;}
-export function genMoves(c,pos,fl,mb,md){occupy(c,pos);const olo=c.olo,ohi=c.ohi;let n=0;for(let i=0;i<c.n;i++){const kd=c.kind[i],f=(fl>>c.flagbit[i])&1;if(kd===SAND?f:kd===RIME&&!f)continue;const p=pos[i],base=i*8,rlo=olo&~c.mlo[base+p],rhi=ohi&~c.mhi[base+p],top=c.npos[i];let lo=0,hi=0;while(p-lo-1>=0&&!((c.mlo[base+p-lo-1]&rlo)|(c.mhi[base+p-lo-1]&rhi)))lo++;while(p+hi+1<top&&!((c.mlo[base+p+hi+1]&rlo)|(c.mhi[base+p+hi+1]&rhi)))hi++;if(kd===ICE){if(lo){mb[n]=i;md[n++]=-lo;}
-if(hi){mb[n]=i;md[n++]=hi;}}else{for(let k=0;k<lo;k++){mb[n]=i;md[n++]=k-lo;}
-for(let k=1;k<=hi;k++){mb[n]=i;md[n++]=k;}}}
+export function genMoves(c,pos,fl,mb,md){occupy(c,pos);const olo=c.olo,ohi=c.ohi,mlo=c.mlo,mhi=c.mhi,kind=c.kind,flagbit=c.flagbit,npos=c.npos;let n=0;for(let i=0;i<c.n;i++){const kd=kind[i],f=(fl>>flagbit[i])&1;if(kd===SAND?f:kd===RIME&&!f)continue;const p=pos[i],base=i*8,rlo=olo&~mlo[base+p],rhi=ohi&~mhi[base+p],top=base+npos[i];let a=base+p,z=a;while(a>base&&!((mlo[a-1]&rlo)|(mhi[a-1]&rhi)))a--;while(z+1<top&&!((mlo[z+1]&rlo)|(mhi[z+1]&rhi)))z++;a-=base+p;z-=base+p;if(kd===ICE){if(a){mb[n]=i;md[n++]=a;}
+if(z){mb[n]=i;md[n++]=z;}}else{for(let d=a;d<=z;d++)if(d){mb[n]=i;md[n++]=d;}}}
 return n;}
-export function doMove(c,pos,fl,b,d){pos[b]+=d;return thaw(c,pos,c.kind[b]===SAND?fl|(1<<c.flagbit[b]):fl);}
+export function doMove(c,pos,fl,b,d){pos[b]+=d;if(c.kind[b]===SAND)return fl|(1<<c.flagbit[b]);return b===c.keyi?thaw(c,pos,fl):fl;}
 export function traceLight(c,olo,ohi,x,y,dx,dy,cells){for(let steps=0;steps<c.W*c.H*4;steps++){if(cells)cells.push([x,y]);if(x<0||y<0||x>=c.W||y>=c.H){const side=x<0?0:x>=c.W?1:y<0?2:3;return side===c.side&&c.index===(side<2?y:x)?1:0;}
 const cell=y*c.W+x,t=c.tilt[cell];if(t===1)[dx,dy]=[-dy,-dx];else if(t===2)[dx,dy]=[dy,dx];else if(cell<32?(olo>>>cell)&1:(ohi>>>(cell-32))&1)return-1;x+=dx;y+=dy;}
 return-2;}
@@ -22,7 +21,7 @@ const bitsOf=(c,s)=>{let fl=0;c.flagbit.forEach((f,i)=>{if(f>=0&&s.flags[i])fl|=
 export function rect(b,s,i){const k=b.blocks[i],p=s.pos[i];return k.horiz?{x:p,y:k.y,w:k.w,h:k.h}:{x:k.x,y:p,w:k.w,h:k.h};}
 export const stateKey=(s)=>s.pos.join(",")+"|"+s.flags.join("");const MB=new Int8Array(128),MD=new Int8Array(128);export function legalMoves(b,s){const n=genMoves(b.core,s.pos,bitsOf(b.core,s),MB,MD),out=[];for(let k=0;k<n;k++)out.push([MB[k],MD[k]]);return out;}
 export function applyMove(b,s,[i,d]){if(!legalMoves(b,s).some((m)=>m[0]===i&&m[1]===d))throw new Error(`illegal move [${i}, ${d}]`);return applyLegal(b,s,[i,d]);}
-export function applyLegal(b,s,[i,d]){const c=b.core,pos=s.pos.slice();return{pos,flags:flagsOf(c,doMove(c,pos,bitsOf(c,s),i,d))};}
+export function applyLegal(b,s,[i,d]){const c=b.core,pos=s.pos.slice();return{pos,flags:flagsOf(c,thaw(c,pos,doMove(c,pos,bitsOf(c,s),i,d)))};}
 export function trace(b,s,x,y,dx,dy){const c=b.core,cells=[];occupy(c,s.pos);const r=traceLight(c,c.olo,c.ohi,x,y,dx,dy,cells),end=r===-2?null:cells.pop();return{solved:r===1,cells,end,stop:r===-2?"loop":r===-1?"blocked":"edge"};}
 export function beamPath(b,s){const c=b.core,kp=s.pos[c.keyi],x=c.beamX[kp],y=c.beamY[kp];if(!c.winBeam)return{solved:false,cells:[],end:null,stop:"none"};return{...trace(b,s,x,y,c.bdx,c.bdy),start:[x,y,c.bdx,c.bdy]};}
 export const isSolved=(b,s)=>solved(b.core,s.pos);

@@ -95,39 +95,44 @@ export function thaw(c, pos, fl) {
 
 /** The cells taken at `pos` (walls, mirrors, blocks), into c.olo and c.ohi. */
 function occupy(c, pos) {
+  const mlo = c.mlo, mhi = c.mhi;
   let olo = c.fixlo, ohi = c.fixhi;
-  for (let i = 0; i < c.n; i++) { olo |= c.mlo[i * 8 + pos[i]]; ohi |= c.mhi[i * 8 + pos[i]]; }
+  for (let i = 0; i < c.n; i++) { olo |= mlo[i * 8 + pos[i]]; ohi |= mhi[i * 8 + pos[i]]; }
   c.olo = olo; c.ohi = ohi;
 }
 
 /** Legal moves into (mb, md), by block then distance ascending; returns how many. */
 export function genMoves(c, pos, fl, mb, md) {
   occupy(c, pos);
-  const olo = c.olo, ohi = c.ohi;
+  const olo = c.olo, ohi = c.ohi, mlo = c.mlo, mhi = c.mhi, kind = c.kind, flagbit = c.flagbit, npos = c.npos;
   let n = 0;
   for (let i = 0; i < c.n; i++) {
-    const kd = c.kind[i], f = (fl >> c.flagbit[i]) & 1;   // spent sand, thawed rime
+    const kd = kind[i], f = (fl >> flagbit[i]) & 1;   // spent sand, thawed rime
     if (kd === SAND ? f : kd === RIME && !f) continue;
-    const p = pos[i], base = i * 8, rlo = olo & ~c.mlo[base + p], rhi = ohi & ~c.mhi[base + p], top = c.npos[i];
-    let lo = 0, hi = 0;
-    while (p - lo - 1 >= 0 && !((c.mlo[base + p - lo - 1] & rlo) | (c.mhi[base + p - lo - 1] & rhi))) lo++;
-    while (p + hi + 1 < top && !((c.mlo[base + p + hi + 1] & rlo) | (c.mhi[base + p + hi + 1] & rhi))) hi++;
+    const p = pos[i], base = i * 8, rlo = olo & ~mlo[base + p], rhi = ohi & ~mhi[base + p], top = base + npos[i];
+    let a = base + p, z = a;   // the free range of positions [a, z] (as table rows)
+    while (a > base && !((mlo[a - 1] & rlo) | (mhi[a - 1] & rhi))) a--;
+    while (z + 1 < top && !((mlo[z + 1] & rlo) | (mhi[z + 1] & rhi))) z++;
+    a -= base + p; z -= base + p;
     if (kd === ICE) {
-      if (lo) { mb[n] = i; md[n++] = -lo; }
-      if (hi) { mb[n] = i; md[n++] = hi; }
+      if (a) { mb[n] = i; md[n++] = a; }
+      if (z) { mb[n] = i; md[n++] = z; }
     } else {
-      for (let k = 0; k < lo; k++) { mb[n] = i; md[n++] = k - lo; }
-      for (let k = 1; k <= hi; k++) { mb[n] = i; md[n++] = k; }
+      for (let d = a; d <= z; d++) if (d) { mb[n] = i; md[n++] = d; }
     }
   }
   return n;
 }
 
-/** Play a legal move: `pos` changes in place; returns the new flags (sand spent, rime the
- * key now touches thawed: after every move, as RULES.md says). */
+/** Play a legal move: `pos` changes in place; returns the new flags (sand spent; rime the
+ * key now touches thawed). RULES.md thaws after every move; only a key move can bring the
+ * key to a frozen rime block, so this thaws after key moves alone, which is the same from
+ * every state a level reaches (its start is thawed at load). From any other state (a frozen
+ * rime block already touching the key), thaw after the move as well: applyLegal does. */
 export function doMove(c, pos, fl, b, d) {
   pos[b] += d;
-  return thaw(c, pos, c.kind[b] === SAND ? fl | (1 << c.flagbit[b]) : fl);
+  if (c.kind[b] === SAND) return fl | (1 << c.flagbit[b]);
+  return b === c.keyi ? thaw(c, pos, fl) : fl;
 }
 
 /**
@@ -212,7 +217,7 @@ export function applyMove(b, s, [i, d]) {
 /** applyMove for a move taken from legalMoves(b, s) (searches skip the re-check). */
 export function applyLegal(b, s, [i, d]) {
   const c = b.core, pos = s.pos.slice();
-  return { pos, flags: flagsOf(c, doMove(c, pos, bitsOf(c, s), i, d)) };
+  return { pos, flags: flagsOf(c, thaw(c, pos, doMove(c, pos, bitsOf(c, s), i, d))) };
 }
 
 /**

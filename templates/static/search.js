@@ -14,7 +14,7 @@
 // - a child's key is its parent's plus d * the block's radix (engine.js's mixed radix), and
 //   the move is played on one reused row and taken back: no copied state per move;
 // - the board's kernel (bitboard masks, compiled once per board by engine.compile).
-import { LOW_BLOCKS, genMoves, doMove, solved } from "./engine.js";
+import { LOW_BLOCKS, genMoves, doMove, thaw, solved } from "./engine.js";
 import { SEARCH_BUDGET } from "./core.js";
 
 // ---- the reused workspace: search arrays (one row per state) and the visited table ----------
@@ -89,6 +89,9 @@ export function solveFrom(board, state, budget = SEARCH_BUDGET) {
     if (c.flagbit[i] >= 0 && state.flags[i]) fl0 |= 1 << c.flagbit[i];
   }
   if (solved(c, start)) return { outcome: "solved", left: 0, moves: [], states: 1 };
+  // a start with a frozen rime block touching the key (never met in play) thaws on any first
+  // move, as RULES.md thaws after every move; from then on only key moves thaw (doMove)
+  const thawFirst = thaw(c, start, fl0) !== fl0;
 
   ensureRows(Math.min(budget, 1 << 16) + 1, nb, 0);
   clearTable(Math.min(budget, rows));
@@ -97,7 +100,7 @@ export function solveFrom(board, state, budget = SEARCH_BUDGET) {
   P.set(start, 0); FL[0] = fl0; KL[0] = lo0 | 0; KH[0] = (hi0 + fl0 * fm) | 0; PAR[0] = -1;
   add(KL[0], KH[0]);
 
-  const found = search(c, budget);
+  const found = search(c, budget, thawFirst);
   if (found >= 0) {
     const moves = [];
     for (let s = found; s > 0; s = PAR[s]) moves.push([MB[s], MD[s]]);
@@ -114,7 +117,7 @@ const GB = new Int8Array(128), GD = new Int8Array(128);   // one state's moves (
  * The search proper: engine.js's genMoves, doMove and solved from each queued state.
  * Returns the winning row, or -1 (unsolvable) / -2 (exhausted) with the count in lastCount.
  */
-function search(c, budget) {
+function search(c, budget, thawFirst) {
   const nb = c.n, mult = c.mult, fm = c.flagMult, cur = new Uint8Array(nb);
   let n = 1;
   for (let head = 0; head < n; head++) {
@@ -122,7 +125,10 @@ function search(c, budget) {
     for (let i = 0; i < nb; i++) cur[i] = P[base + i];
     const count = genMoves(c, cur, fl, GB, GD);
     for (let k = 0; k < count; k++) {
-      const i = GB[k], d = GD[k], nf = doMove(c, cur, fl, i, d), win = solved(c, cur);
+      const i = GB[k], d = GD[k];
+      let nf = doMove(c, cur, fl, i, d);
+      if (thawFirst && head === 0) nf = thaw(c, cur, nf);
+      const win = solved(c, cur);
       cur[i] -= d;
       let nl = kl, nh = kh;
       if (i < LOW_BLOCKS) nl = (kl + d * mult[i]) | 0; else nh = (kh + d * mult[i]) | 0;
