@@ -27,9 +27,11 @@ boards and what the reader makes of each (a desc, or its one line).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Sequence
 
 import datetime as _dt
@@ -38,7 +40,8 @@ from lumina import judge, sitedata
 from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
-from lumina.model import BEAM_STEP, SIDES, TWIST_KINDS, Beam, Block, Exit, Level, LevelError, Mirror, random_light
+from lumina.gen.layouts import random_layout
+from lumina.model import TWIST_KINDS, Block, Level, LevelError
 from lumina.render.editor import measure_limits
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
@@ -135,51 +138,36 @@ SWEEP_ALL = 1 << 40             # per_depth: every start of a par, none sampled 
 
 
 def random_level(rng: random.Random, family: str, id: str, solved: bool = False) -> Level | None:
-    """A small seeded random level of `family` (a key of 2 on a 4-6 x 4-6 grid, up to 3-9
-    blocks of length 2-3, up to 2 walls; beam levels with 1-3 mirrors), or None when the draw is not
-    a valid level. `solved`: a layout already won (the key at the lantern, or its light
-    leaving through it), for `exact_sweep` to start from."""
+    """A small seeded random level of `family` on a 4-6 x 4-6 grid (up to 9 blockers of the
+    family's kinds, up to 2 walls; beam levels with 1-3 mirrors), drawn by the generator's one
+    layout drawer (`lumina.gen.layouts.random_layout`), so it is a layout already won (the key
+    at the lantern, or its light leaving through it) for `exact_sweep` to start from. Not
+    `solved`: the key then stands at a random free place along its axis (a raw draw: often
+    unsolvable, or won in a move or two). None when the draw is not a level."""
     W, H = rng.randint(4, 6), rng.randint(4, 6)
-    beam = family == "beam"
-    side = rng.choice(SIDES)
-    across = side in ("left", "right")
-    index = rng.randrange(H if across else W)
-    if beam or across:
-        x = (0 if side == "left" else W - 2) if solved and not beam else rng.randrange(W - 1)
-        key = Block(kind="key", x=x, y=index if across else rng.randrange(H), w=2, h=1)
-    else:
-        y = (0 if side == "top" else H - 2) if solved else rng.randrange(H - 1)
-        key = Block(kind="key", x=index, y=y, w=1, h=2)
-    taken = set(key.cells())
-    light = Beam(dir=rng.choice(tuple(BEAM_STEP)), offset=0) if beam else None
-    mirrors: tuple[Mirror, ...] = ()
-    exit_ = Exit(side=side, index=index)
-    if beam:
-        drawn = random_light(rng, W, H, key, light, (1, 3))
-        if drawn is None:
-            return None
-        path, placed, exit_ = drawn
-        mirrors = tuple(placed)
-        taken.update(path)        # blockers keep off the light, so the layout is won
-    blocks = [key]
-    want = rng.randint(3, 9)
-    for _ in range(40):
-        if len(blocks) > want:
-            break
-        n = rng.choice((2, 2, 3))
-        w, h = (n, 1) if rng.random() < 0.5 else (1, n)
-        if w > W or h > H:
-            continue
-        b = Block(kind=rng.choice(MEASURE_FAMILIES[family]), x=rng.randrange(W - w + 1), y=rng.randrange(H - h + 1), w=w, h=h)
-        if taken.isdisjoint(b.cells()):
-            blocks.append(b)
-            taken.update(b.cells())
-    free = sorted({(x, y) for x in range(W) for y in range(H)} - taken)
-    rng.shuffle(free)
-    walls = tuple(sorted(free[:rng.randint(0, 2)]))
+    count = rng.randint(3, 9)
+    kinds = [rng.choice(MEASURE_FAMILIES[family]) for _ in range(count)]
+    twists = {k: kinds.count(k) for k in TWIST_KINDS if k in kinds}
+    spec = SimpleNamespace(width=W, height=H, blockers=(max(1, sum(twists.values())), count), twists=twists,
+                           walls=(0, 2), beam=family == "beam", mirrors=(1, 3))
     try:
-        return Level(id=id, width=W, height=H, exit=exit_, blocks=tuple(blocks), walls=walls,
-                     mirrors=mirrors, win="beam" if beam else "exit", beam=light)
+        lv = random_layout(spec, rng, tries=20).replace(id=id)
+    except (ValueError, LevelError):
+        return None
+    if solved:
+        return lv
+    k, key = lv.key_index, lv.key
+    taken = set(lv.walls) | {(m.x, m.y) for m in lv.mirrors}
+    for i, b in enumerate(lv.blocks):
+        if i != k:
+            taken.update(b.cells())
+    room = W - key.w if key.horizontal else H - key.h
+    places = [p for p in range(room + 1)
+              if taken.isdisjoint(dataclasses.replace(key, **{"x" if key.horizontal else "y": p}).cells())]
+    at = rng.choice(places)
+    moved = dataclasses.replace(key, **{"x" if key.horizontal else "y": at})
+    try:
+        return lv.replace(blocks=lv.blocks[:k] + (moved,) + lv.blocks[k + 1:])
     except LevelError:
         return None
 

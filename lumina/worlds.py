@@ -79,8 +79,30 @@ class Bucket:
         return self.peak > 0 and target == self.band[1]
 
 
+#: Each mechanic in players' words (the site's world cards and pages).
+MECHANIC_NAMES = {
+    "crystal": "Crystal", "sand": "Sand", "ice": "Ice", "rime": "Rime", "beam": "Beam & mirrors",
+    "mixed": "Mixed",
+}
+
+
+def level_id(world: int | None, n: int) -> str:
+    """The id of level `n` (from 1) of world `world`'s pack, or of the daily pool when
+    `world` is None: w1-07, d-012. The one place the pack id format is written (the
+    generator names levels by it, the site checks them by it)."""
+    return f"d-{n:03d}" if world is None else f"w{world}-{n:02d}"
+
+
+def level_number(lid: str) -> int:
+    """The level's number within its pack (`level_id`'s `n`): w1-07 -> 7, d-012 -> 12."""
+    return int(lid.rsplit("-", 1)[1])
+
+
 @dataclass(frozen=True, kw_only=True)
 class World:
+    """A world of the campaign: what the generator aims for, and, once its pack is read for
+    the site (`lumina.render.inputs.gather`), the levels it published (`published`, with the
+    pack's name, mechanic and generator version)."""
     number: int
     name: str
     mechanic: str
@@ -90,10 +112,16 @@ class World:
     buckets: tuple[Bucket, ...]
     margin_median: int = 0         # twist worlds: the median twist margin is at least this
     margin_last: int = 0           # and each of the last five levels' margin at least this
+    published: tuple[Level, ...] = ()   # the pack's levels, once read for the site
+    generator: str = ""            # the pack's generator version (the play log records it)
 
     @property
     def pack(self) -> str:
         return f"world-{self.number}"
+
+    @property
+    def mechanic_name(self) -> str:
+        return MECHANIC_NAMES.get(self.mechanic, self.mechanic.title())
 
     @property
     def levels(self) -> int:
@@ -158,7 +186,7 @@ class Campaign:
         return (day - DAILY_EPOCH).days % self.daily_pool
 
     def daily_id(self, day: _dt.date) -> str:
-        return f"d-{self.daily_index(day) + 1:03d}"
+        return level_id(None, self.daily_index(day) + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -300,7 +328,7 @@ class _Reader:
         ex, bm = t["exit"], t.get("beam")
         try:
             lv = from_grid(t["rows"], exit=Exit(side=ex["side"], index=ex["index"]),
-                           id=f"w{number}-01", kinds=t.get("kinds", {}),
+                           id=level_id(number, 1), kinds=t.get("kinds", {}),
                            beam=None if bm is None else Beam(dir=bm["dir"], offset=bm["offset"]))
         except LevelError as e:
             raise self.fail(where, f"tutorial.{e.field}", e.message) from None

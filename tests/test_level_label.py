@@ -50,7 +50,7 @@ def test_built_level_and_daily_pages_show_their_boards_label(tmp_path):
     data = gather(fixtures)
     out = site.render(data)
     levels = [(f"w{w.number}/{int(lv.id.split('-')[1]):02d}.html", lv)
-              for w in data.worlds for lv in w.levels]
+              for w in data.worlds for lv in w.published]
     levels += [(f"daily/{int(lv.id.split('-')[1]):03d}.html", lv) for lv in data.dailies]
     for rel, lv in levels:
         page = out.files[rel].decode()

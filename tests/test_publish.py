@@ -178,7 +178,7 @@ def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
     for rel in ("w1/01.html", "daily/001.html", "play.html"):
         loads = site.page_loads(writer.files, rel)
         assert {"static/board.js", "static/engine.js", "static/core.js"} <= loads, rel
-        lazy = {"static/pages-more.js", "static/hints.js", "static/hint-worker.js", "static/search.js", "static/kernel.js",
+        lazy = {"static/pages-more.js", "static/hints.js", "static/hint-worker.js", "static/search.js",
                 "static/desc.js", "static/summary.js"}
         assert not loads & lazy, (rel, loads & lazy)
         for p in lazy:

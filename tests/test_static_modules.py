@@ -66,3 +66,34 @@ def test_one_table_of_kind_words():
     tables = [p.name for p in sorted(STATIC.glob("*.js"))
               if re.search(r'\bcrystal:\s*"crystal"', p.read_text(encoding="utf-8"))]
     assert tables == ["render.js"], tables
+
+
+#: The rules' entry points (RULES.md in JavaScript): defined once, in engine.js.
+RULE_FUNCTIONS = ("compileCore", "thaw", "genMoves", "doMove", "traceLight", "solved", "legalMoves",
+                  "applyLegal", "trace", "beamPath", "isSolved", "occupy", "startOf", "startState")
+DEFINES = re.compile(r"(?:\bfunction\s+|\b(?:const|let|var)\s+)(" + "|".join(RULE_FUNCTIONS) + r")\b\s*(?:\(|=)")
+
+
+def rule_definitions(folder: Path = STATIC) -> dict[str, list[str]]:
+    """module name -> the rule functions it defines."""
+    out = {}
+    for p in sorted(folder.glob("*.js")):
+        text = re.sub(r"^\s*//.*$", "", p.read_text(encoding="utf-8"), flags=re.M)
+        found = sorted(set(DEFINES.findall(text)))
+        if found:
+            out[p.name] = found
+    return out
+
+
+def test_two_rule_sets_in_javascript():
+    # Bug class: two JS implementations of RULES.md (engine.js for the board, kernel.js for
+    # the hint search and the editor), each held to Python separately, free to drift apart.
+    defs = rule_definitions()
+    assert set(defs) == {"engine.js"}, f"rule functions defined outside engine.js: {defs}"
+    assert {"genMoves", "thaw", "traceLight", "solved", "legalMoves", "isSolved"} <= set(defs["engine.js"])
+
+
+def test_rule_definitions_sees_a_second_move_generator(tmp_path):
+    (tmp_path / "engine.js").write_text("export function genMoves(c) {}\n")
+    (tmp_path / "kernel.js").write_text("// function thaw(\nexport const thaw = (c, pos, fl) => fl;\n")
+    assert rule_definitions(tmp_path) == {"engine.js": ["genMoves"], "kernel.js": ["thaw"]}

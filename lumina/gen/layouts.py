@@ -1,6 +1,7 @@
 """Phase A: layouts that are already solved (RULES.md "Generation", A).
 
-The one random-layout drawer of the generator: the key stands on the lantern (beam
+The one random-layout drawer of the generator (and of the parity vectors' random levels,
+`lumina.vectors.random_level`): the key stands on the lantern (beam
 levels: its light, traced by `lumina.model.trace_light`, leaves through the lantern's
 edge), walls are dropped, blockers are scattered off its way with a third of them
 across its lane, and the bucket's twists are assigned to random blockers. Shallow

@@ -27,7 +27,7 @@ from lumina.gen.buckets import (REJECTION_REASONS, BucketResult, SlotResult, ass
                                 generate_bucket, generate_slot, proven, settle, signature)
 from lumina.model import Level
 from lumina.packfile import PackError, read_pack, write_pack_and_report
-from lumina.worlds import CAMPAIGN, Bucket, Campaign
+from lumina.worlds import CAMPAIGN, Bucket, Campaign, level_id
 
 GENERATOR_VERSION = "lumina-gen/4"
 
@@ -151,7 +151,7 @@ def order_world(tutorial: Level, results: Sequence[BucketResult], number: int) -
     levels = sorted((lv for r in results for lv in r.levels),
                     key=lambda lv: (lv.optimal, signature(lv)))
     levels = [proven(tutorial)] + levels
-    return [lv.replace(id=f"w{number}-{i:02d}") for i, lv in enumerate(levels, 1)]
+    return [lv.replace(id=level_id(number, i)) for i, lv in enumerate(levels, 1)]
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level]
                      + ("" if plan.pool == plan.campaign.daily_pool else f" ({plan.pool} levels)"),
                      results)
         failures = [r.failed for r in results if r.failed]
-        levels = [lv.replace(id=f"d-{i:03d}")
+        levels = [lv.replace(id=level_id(None, i))
                   for i, lv in enumerate(interleave_dailies(results), 1)]
         if not failures and len(levels) != plan.pool:
             failures.append(f"daily pool has {len(levels)} levels, expected {plan.pool}")

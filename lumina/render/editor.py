@@ -43,7 +43,7 @@ def measure_limits() -> dict[str, Any]:
 def editor(s: Site) -> None:
     """editor.html: the level editor (docs/EDITOR.md)."""
     limits = measure_limits()
-    example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
+    example = s.data.worlds[0].published[min(1, len(s.data.worlds[0].published) - 1)].desc()
     s.page("editor.html", "editor.html", title="Level editor · Lumina", og_image=s.og_default,
            description="Draw a Lumina level and see at once whether it is a puzzle, and why it is hard.",
            tools=TOOLS, sizes=list(range(MIN_GRID, MAX_GRID + 1)), budget=limits["budget"],

@@ -11,6 +11,7 @@ naming the file and field, never a silently empty cell.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -20,30 +21,9 @@ from lumina.model import Level
 from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report, read_strategies,
                              report_files)
 from lumina.verify import VerifyReport, pack_set_problems
-from lumina.worlds import CAMPAIGN, Campaign
+from lumina.worlds import CAMPAIGN, Campaign, World, level_number
 
 from .writer import SiteError
-
-MECHANICS = {
-    "crystal": "Crystal", "sand": "Sand", "ice": "Ice", "rime": "Rime", "beam": "Beam & mirrors",
-    "mixed": "Mixed",
-}
-
-
-@dataclass(frozen=True)
-class World:
-    number: int
-    pack: str
-    name: str
-    mechanic: str
-    gate: int                   # the campaign's: stars that open it
-    levels: tuple[Level, ...]
-    generator: str = ""            # the pack's generator version (the play log records it)
-
-    @property
-    def mechanic_name(self) -> str:
-        return MECHANICS.get(self.mechanic, self.mechanic.title())
-
 
 @dataclass(frozen=True)
 class SiteInput:
@@ -58,7 +38,7 @@ class SiteInput:
 
 def level_num(level: Level) -> int:
     """The level's number within its pack: w1-07 -> 7, d-012 -> 12."""
-    return int(level.id.rsplit("-", 1)[1])
+    return level_number(level.id)
 
 
 def gather(packs_dir: Path, verify: VerifyReport | None = None,
@@ -84,9 +64,8 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
             daily_generator = str(pack.meta.get("generator", ""))
             continue
         meta, num = pack.meta, pack.meta["world"]
-        worlds.append(World(number=num, pack=str(meta.get("pack", pack.path.stem)), name=meta["name"],
-                            mechanic=meta["mechanic"], gate=campaign.gates[num],
-                            levels=pack.levels, generator=str(meta.get("generator", ""))))
+        worlds.append(dataclasses.replace(campaign.world(num), name=meta["name"], mechanic=meta["mechanic"],
+                                          published=pack.levels, generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
     reports = tuple(read_report(p) for p in report_files(packs_dir))
     strat_path = packs_dir / "strategies.json"

@@ -28,11 +28,11 @@ from markupsafe import Markup
 from lumina import sitedata
 from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level
+from lumina.worlds import MECHANIC_NAMES, World
 
 from . import charts, thumbs
 from .editor import editor
-from .inputs import MECHANICS as MECHANIC_NAMES
-from .inputs import SiteInput, World, level_num
+from .inputs import SiteInput, level_num
 from .words import why_hard
 from .writer import Writer
 
@@ -67,7 +67,7 @@ class Site:
 
     def __post_init__(self) -> None:
         self.site = sitedata.site_data(self.data.campaign)
-        self.meta = {"worlds": [{"n": w.number, "name": w.name, "levels": len(w.levels)}
+        self.meta = {"worlds": [{"n": w.number, "name": w.name, "levels": len(w.published)}
                                 for w in self.data.worlds]}
 
     def page(self, rel: str, template: str, **ctx: Any) -> None:
@@ -89,10 +89,10 @@ def label_ctx(level: Level) -> list[dict[str, str]]:
 
 
 def world_ctx(w: World) -> dict[str, Any]:
-    first = w.levels[0]
-    pars = [lv.optimal for lv in w.levels]
+    first = w.published[0]
+    pars = [lv.optimal for lv in w.published]
     return {"n": w.number, "name": w.name, "mechanic": w.mechanic, "mechanic_name": w.mechanic_name,
-            "gate": w.gate, "levels": len(w.levels), "max_stars": 3 * len(w.levels),
+            "gate": w.gate, "levels": len(w.published), "max_stars": 3 * len(w.published),
             "thumb": f"w{w.number}/{level_num(first):02d}.png", "thumb_size": thumbs.thumbnail_size(first),
             "par_range": f"{min(pars)}–{max(pars)}"}
 
@@ -109,14 +109,14 @@ def worlds(s: Site) -> None:
         wc = world_ctx(w)
         tiles = [{"id": lv.id, "num": level_num(lv), "href": f"{level_num(lv):02d}.html",
                   "thumb": f"{level_num(lv):02d}.png", "name": lv.name, "optimal": lv.optimal,
-                  "tutorial": lv.tutorial, "size": thumbs.thumbnail_size(lv)} for lv in w.levels]
+                  "tutorial": lv.tutorial, "size": thumbs.thumbnail_size(lv)} for lv in w.published]
         curve = charts.curve_svg([(t["num"], t["optimal"], t["tutorial"]) for t in tiles],
                                  title=f"{w.name}: optimal moves by level",
                                  shape=charts.MARKERS[(w.number - 1) % len(charts.MARKERS)],
                                  ids=[t["id"] for t in tiles])
         s.page(f"w{w.number}/index.html", "world.html", title=f"{w.name} · Lumina", world=wc,
                levels=tiles, curve=Markup(curve), og_image=tiles[0]["thumb"],
-               description=f"World {w.number} of Lumina: {wc['mechanic_name']}, {len(w.levels)} levels.")
+               description=f"World {w.number} of Lumina: {wc['mechanic_name']}, {len(w.published)} levels.")
 
 
 def _link(href: str, label: str, world: int) -> dict[str, Any]:
@@ -127,20 +127,20 @@ def levels(s: Site) -> None:
     ws = s.data.worlds
     for wi, w in enumerate(ws):
         wc = world_ctx(w)
-        for i, lv in enumerate(w.levels):
+        for i, lv in enumerate(w.published):
             n = level_num(lv)
             if i:
-                prev = _link(f"{level_num(w.levels[i - 1]):02d}.html", f"Level {n - 1}", w.number)
+                prev = _link(f"{level_num(w.published[i - 1]):02d}.html", f"Level {n - 1}", w.number)
             elif wi:
                 pw = ws[wi - 1]
-                prev = _link(f"../w{pw.number}/{level_num(pw.levels[-1]):02d}.html", pw.name, pw.number)
+                prev = _link(f"../w{pw.number}/{level_num(pw.published[-1]):02d}.html", pw.name, pw.number)
             else:
                 prev = None
-            if i + 1 < len(w.levels):
-                nxt = _link(f"{level_num(w.levels[i + 1]):02d}.html", f"Level {n + 1}", w.number)
+            if i + 1 < len(w.published):
+                nxt = _link(f"{level_num(w.published[i + 1]):02d}.html", f"Level {n + 1}", w.number)
             elif wi + 1 < len(ws):
                 nw = ws[wi + 1]
-                nxt = _link(f"../w{nw.number}/{level_num(nw.levels[0]):02d}.html", nw.name, nw.number)
+                nxt = _link(f"../w{nw.number}/{level_num(nw.published[0]):02d}.html", nw.name, nw.number)
             else:
                 nxt = None
             s.out.add(f"w{w.number}/{n:02d}.png", thumbs.thumbnail_png(lv))
@@ -148,7 +148,7 @@ def levels(s: Site) -> None:
                    title=f"{w.name} {n} · Lumina", world=wc, level=lv, num=n, play=play_json(lv),
                    desc=lv.desc(), why=why_hard(lv), prev=prev, next=nxt, og_image=f"{n:02d}.png",
                    label=label_ctx(lv),
-                   ending=wi + 1 == len(ws) and i + 1 == len(w.levels), generator=w.generator,
+                   ending=wi + 1 == len(ws) and i + 1 == len(w.published), generator=w.generator,
                    description=f"{w.name}, level {n}: {lv.width}×{lv.height}, par {lv.optimal}.")
 
 
@@ -177,11 +177,11 @@ def dailies(s: Site) -> None:
 
 
 def progress(s: Site) -> None:
-    pars = {lv.id: lv.optimal for w in s.data.worlds for lv in w.levels}
+    pars = {lv.id: lv.optimal for w in s.data.worlds for lv in w.published}
     pars.update({lv.id: lv.optimal for lv in s.data.dailies})
     s.page("progress.html", "progress.html", title="Progress · Lumina",
            worlds=[world_ctx(w) for w in s.data.worlds], pars=pars, dailies=len(s.data.dailies),
-           progress_worlds=[{"n": w.number, "levels": len(w.levels)} for w in s.data.worlds],
+           progress_worlds=[{"n": w.number, "levels": len(w.published)} for w in s.data.worlds],
            og_image=s.og_default, description="Your stars, levels and streak (kept in this browser).")
 
 
@@ -244,16 +244,16 @@ def measures_table(groups: list[tuple[str, tuple[Level, ...]]]) -> list[dict[str
 def making(s: Site) -> None:
     d = s.data
     hists = [{"name": w.name, "svg": Markup(charts.histogram_svg(
-        _histogram(w.levels), title=f"{w.name}: levels by optimal moves", uid=f"w{w.number}",
+        _histogram(w.published), title=f"{w.name}: levels by optimal moves", uid=f"w{w.number}",
         width=340, height=190))} for w in d.worlds]
     if d.dailies:
         hists.append({"name": "Dailies", "svg": Markup(charts.histogram_svg(
             _histogram(d.dailies), title="Dailies: levels by optimal moves", uid="d", width=340, height=190))})
-    campaign = Markup(charts.campaign_svg([(w.name, [lv.optimal for lv in w.levels]) for w in d.worlds],
+    campaign = Markup(charts.campaign_svg([(w.name, [lv.optimal for lv in w.published]) for w in d.worlds],
                                           title="The campaign: optimal moves in play order"))
     names = {str(w.number): w.name for w in d.worlds}
     gates = [{"world": names.get(n, f"World {n}"), **g} for n, g in sorted(d.verify.gates.items())]
-    groups = [(w.name, w.levels) for w in d.worlds] + ([("Dailies", d.dailies)] if d.dailies else [])
+    groups = [(w.name, w.published) for w in d.worlds] + ([("Dailies", d.dailies)] if d.dailies else [])
     s.page("how-levels-are-made.html", "making.html", title="How levels are made · Lumina",
            verify=d.verify, gates=gates, measures=measures_table(groups), rejections=rejection_table(d.reports),
            strategies=strategy_table(d.strategies), histograms=hists, campaign=campaign,
@@ -263,14 +263,14 @@ def making(s: Site) -> None:
 
 
 def howto(s: Site) -> None:
-    demos = {w.mechanic: play_json(w.levels[0]) for w in s.data.worlds}
+    demos = {w.mechanic: play_json(w.published[0]) for w in s.data.worlds}
     s.page("how-to-play.html", "howto.html", title="How to play · Lumina", demos=demos,
            worlds=[world_ctx(w) for w in s.data.worlds], og_image=s.og_default,
            description="The rules of Lumina: crystal, sand, ice, rime, beam and mirrors.")
 
 
 def share(s: Site) -> None:
-    example = s.data.worlds[0].levels[min(1, len(s.data.worlds[0].levels) - 1)].desc()
+    example = s.data.worlds[0].published[min(1, len(s.data.worlds[0].published) - 1)].desc()
     s.page("play.html", "play.html", title="Shared level · Lumina", og_image=s.og_default, example=example,
            description="Play a Lumina level from its share link.")
 

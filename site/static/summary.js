@@ -1,2 +1,4 @@
-import{streak}from"./progress.js";export function summary(progress,worlds,pars,today){const per=worlds.map((w)=>{let stars=0,solved=0,atPar=0;for(const[id,e]of Object.entries(progress.levels)){if(!id.startsWith(`w${w.n}-`))continue;stars+=e.stars;if(e.stars>0)solved++;if(e.best!=null&&Object.hasOwn(pars,id)&&pars[id]!=null&&e.best<=pars[id])atPar++;}
+export function streak(days,today){const set=new Set(days);let d=set.has(today)?today:today-1,n=0;while(set.has(d)){n++;d--;}
+return n;}
+export function summary(progress,worlds,pars,today){const per=worlds.map((w)=>{let stars=0,solved=0,atPar=0;for(const[id,e]of Object.entries(progress.levels)){if(!id.startsWith(`w${w.n}-`))continue;stars+=e.stars;if(e.stars>0)solved++;if(e.best!=null&&Object.hasOwn(pars,id)&&pars[id]!=null&&e.best<=pars[id])atPar++;}
 return{n:w.n,stars,solved,levels:w.levels,atPar};});const dailies=Object.keys(progress.levels).filter((id)=>id.startsWith("d-")).length;return{worlds:per,stars:per.reduce((a,w)=>a+w.stars,0),solved:per.reduce((a,w)=>a+w.solved,0),dailies,streak:streak(progress.days,today),};}

@@ -1,5 +1,5 @@
 // Lumina game core: one attempt at one level, and the pure rules around it (stars, the
-// daily pick, state keys, keyboard selection; the search behind hints is search.js). No DOM, no timers, no storage:
+// daily pick, keyboard selection; the search behind hints is search.js). No DOM, no timers, no storage:
 // everything here runs under `node --test` (tests/js/core.test.mjs). The rule numbers come
 // from the page's #site-data (lumina/sitedata.py), never from constants typed in here.
 import * as E from "./engine.js";
@@ -19,27 +19,6 @@ export function dayNumber(date, epoch) {
 
 /** The daily pool index for `date` (site = #site-data: {epoch, pool}). Twin of lumina.sitedata.day_index. */
 export const dayIndex = (date, site) => ((dayNumber(date, site.epoch) % site.pool) + site.pool) % site.pool;
-
-/** State keys for `board`: a number (3 bits a coordinate, 1 more for sand and rime) when
- * they fit in 53 bits, else a string. {key(state), unkey(k, into) | null (string keys)}. */
-export function keyer(board) {
-  const mult = [], twist = [];
-  let bits = 0;
-  for (const b of board.blocks) {
-    const t = b.kind === "sand" || b.kind === "rime";
-    mult.push(2 ** bits); twist.push(t ? 8 : 0); bits += t ? 4 : 3;
-  }
-  if (bits > 53) {
-    return { key: (s) => { let k = ""; for (let i = 0; i < s.pos.length; i++) k += String.fromCharCode(48 + 2 * s.pos[i] + s.flags[i]); return k; }, unkey: null };
-  }
-  return {
-    key: (s) => { let k = 0; for (let i = 0; i < mult.length; i++) k += (s.pos[i] + twist[i] * s.flags[i]) * mult[i]; return k; },
-    unkey: (k, s) => {
-      for (let i = mult.length - 1; i >= 0; i--) { const v = Math.floor(k / mult[i]); k -= v * mult[i]; s.pos[i] = v & 7; s.flags[i] = v >> 3; }
-      return s;
-    },
-  };
-}
 
 /** The most states one search may visit (hints, solution steps, a shared level's par). */
 export const SEARCH_BUDGET = 300000;
@@ -71,7 +50,7 @@ export function nearestBlock(board, state, i, dir) {
  * found), so a hint on a known position needs no search.
  */
 export function createGame(level, rule) {
-  const board = E.compile(level), start = E.startState(board), key = keyer(board).key;
+  const board = E.compile(level), start = E.startState(board), key = E.stateKey;
   const plan = new Map();   // state key -> {move, left}: one optimal next move and the distance
   let hist = [start], played = [], helped = false;
 

@@ -2,10 +2,9 @@
 // and `validate`, the one JS check of a level: lumina.model's rules and one-line messages.
 // Only the share page and the editor need it, so it is not part of engine.js. Both readers
 // refuse the same texts: the parity vectors' "descs" and a browser fuzz test hold them to it.
-import { KL, SL } from "./engine.js";
+import { KINDS, SIDES } from "./engine.js";
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const KINDS = ["key", "crystal", "sand", "ice", "rime"], SIDES = ["left", "right", "top", "bottom"];
 const WINS = ["exit", "beam"], TILTS = ["/", "\\"], BEAM_DIRS = ["N", "E", "S", "W"];
 
 /** Python's repr of a JSON value, as the reader quotes one in its messages. */
@@ -112,13 +111,14 @@ export function validate(lv) {
   return lv;
 }
 
-const LK = { K: "key", C: "crystal", S: "sand", I: "ice", R: "rime" };
-const LS = { L: "left", R: "right", T: "top", B: "bottom" };
+/** A desc names each kind and side by its first letter: K C S I R, L R T B. */
+const letter = (name) => name[0].toUpperCase();
+const LK = Object.fromEntries(KINDS.map((k) => [letter(k), k])), LS = Object.fromEntries(SIDES.map((k) => [letter(k), k]));
 
 /** The share-link text of a level (see lumina/desc.py). */
 export function encodeDesc(lv) {
-  let s = `${lv.width}x${lv.height}-${SL[lv.exit.side]}${lv.exit.index}-`
-    + lv.blocks.map((b) => KL[b.kind] + b.x + b.y + b.w + b.h).join("");
+  let s = `${lv.width}x${lv.height}-${letter(lv.exit.side)}${lv.exit.index}-`
+    + lv.blocks.map((b) => letter(b.kind) + b.x + b.y + b.w + b.h).join("");
   if (lv.walls && lv.walls.length) s += "-w" + lv.walls.map(([x, y]) => `${x}${y}`).join("");
   if (lv.mirrors && lv.mirrors.length) s += "-m" + lv.mirrors.map((m) => `${m.x}${m.y}${m.tilt === "/" ? "f" : "b"}`).join("");
   if (lv.win === "beam") s += `-b${lv.beam.dir}${lv.beam.offset}`;

@@ -1,165 +1,242 @@
-// Lumina engine: RULES.md in JavaScript, pure logic (no DOM), for node and the browser.
-// The Cython engine is its twin; tests/js/parity.test.mjs holds the two together.
+// Lumina's rules in JavaScript (RULES.md): the one move generator, thaw, light trace and win
+// test of every script: the board (board.js, render.js, core.js), the hint search (search.js
+// in hint-worker.js) and the level editor's measures (measure.js). The twin of the Cython
+// engine (lumina/engine/board.pyx's Core), held to Python by the parity vectors
+// (tests/js/parity.test.mjs replays every state of them). Pure logic, no DOM.
 //
-//   x: 0 1 2 3 4 5          state = {pos, flags}: pos[i] is block i's coordinate
-//   y0 . . B . . .            along its axis (x if w > h, else y); flags[i] = 1 for
-//   y1 K K B . . . >          spent sand / thawed rime (0 for every other kind).
-//   y2 . . . # . .          K key (horizontal, exit right row 1), B crystal, # wall
+// Insight: cells index a 64-bit board kept as two 32-bit halves (lo: cells 0..31, hi:
+// 32..63). Each block has a mask at every position along its axis, built once, so a
+// slide never wraps a row. A state is the blocks' axis positions (bytes) plus one flag
+// bit per sand or rime block (set = spent sand, thawed rime); its hash key is two 32-bit
+// words: blocks 0-9 in mixed radix (at most 7^10 < 2^31), and blocks 10-15 in mixed radix
+// with the flags above them (at most 7^6 * 2^15 < 2^32: the key never has a flag).
+//
+//   x: 0 1 2 3 4 5           mask of B (vertical, x = 2) at position 1:
+//   y0 . . . . . .              cells 1*6+2 = 8 and 2*6+2 = 14 -> lo bits 8 and 14
+//   y1 . . B . . .
+//   y2 A A B . . . >         A (the key) at position 0: lo bits 12 and 13
+//
+// The kernel (compileCore, thaw, genMoves, doMove, traceLight, solved) works on those
+// typed arrays and is what the searches run. The board's face below it (compile,
+// startState, legalMoves, applyMove, trace, beamPath, isSolved) keeps a state as
+// {pos, flags}: pos[i] block i's coordinate along its axis, flags[i] its flag (0 for every
+// kind but sand and rime), and answers by calling the kernel, never by rules of its own.
 
-export const KL = { key: "K", crystal: "C", sand: "S", ice: "I", rime: "R" };
-export const SL = { left: "L", right: "R", top: "T", bottom: "B" };
+export const KEY = 0, CRYSTAL = 1, SAND = 2, ICE = 3, RIME = 4, LOW_BLOCKS = 10;
+/** Block kinds in kernel order (KEY .. RIME) and the lantern's sides (the kernel's `side`). */
+export const KINDS = ["key", "crystal", "sand", "ice", "rime"], SIDES = ["left", "right", "top", "bottom"];
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
-const WALL = -1, FWD = -2, BACK = -3;   // fixed cells in the occupancy grid
 
-/** Precompute a level into a board. Pack levels come checked by Python (lumina.packfile);
- * a share link's level is checked by desc.js (`validate`) before it gets here. */
+
+// ------------------------------------------------------------------ the kernel
+
+/** A level compiled into bitboard tables (lumina/engine/board.pyx's Core). */
+export function compileCore(level) {
+  const W = level.width, H = level.height, n = level.blocks.length, beam = level.win === "beam";
+  const I8 = Int8Array, I32 = Int32Array, c = {   // olo, ohi: the cells taken (occupy)
+    n, W, H, kind: new I8(n), horiz: new I8(n), npos: new I8(n), mlo: new I32(n * 8), mhi: new I32(n * 8),
+    fixlo: 0, fixhi: 0, olo: 0, ohi: 0, flagbit: new I8(n).fill(-1), hasRime: false, adjlo: new I32(8), adjhi: new I32(8),
+    tilt: new I8(64), mult: new I32(n), winBeam: beam, side: SIDES.indexOf(level.exit.side), index: level.exit.index,
+    beamX: new I8(8), beamY: new I8(8),
+  };
+  /** The bits [lo, hi] of the cells of a rectangle that lie on the grid. */
+  const mask = (x0, y0, w, h) => {
+    let lo = 0, hi = 0;
+    for (let y = Math.max(y0, 0); y < Math.min(y0 + h, H); y++) {
+      for (let x = Math.max(x0, 0); x < Math.min(x0 + w, W); x++) { const k = y * W + x; if (k < 32) lo |= 1 << k; else hi |= 1 << (k - 32); }
+    }
+    return [lo, hi];
+  };
+  for (const [x, y] of level.walls || []) { const [lo, hi] = mask(x, y, 1, 1); c.fixlo |= lo; c.fixhi |= hi; }
+  for (const m of level.mirrors || []) { const [lo, hi] = mask(m.x, m.y, 1, 1); c.fixlo |= lo; c.fixhi |= hi; c.tilt[m.y * W + m.x] = m.tilt === "/" ? 1 : 2; }
+  let mult = 1, flags = 0;   // blocks 0-9 make the low word, 10-15 the high one (flags above them)
+  level.blocks.forEach((b, i) => {
+    const kd = KINDS.indexOf(b.kind), horiz = b.w > b.h;
+    c.kind[i] = kd; c.horiz[i] = horiz;
+    c.npos[i] = horiz ? W - b.w + 1 : H - b.h + 1;
+    for (let p = 0; p < c.npos[i]; p++) [c.mlo[i * 8 + p], c.mhi[i * 8 + p]] = mask(horiz ? p : b.x, horiz ? b.y : p, b.w, b.h);
+    if (kd === SAND || kd === RIME) c.flagbit[i] = flags++;
+    if (kd === RIME) c.hasRime = true;
+    if (kd === KEY) c.keyi = i;
+    if (i === LOW_BLOCKS) mult = 1;
+    c.mult[i] = mult; mult *= c.npos[i];
+  });
+  c.flagMult = n > LOW_BLOCKS ? mult : 1;
+  const k = c.keyi, kb = level.blocks[k], [dx, dy] = beam ? DIRS[level.beam.dir] : [0, 0], off = beam ? level.beam.offset : 0;
+  c.bdx = dx; c.bdy = dy;
+  for (let p = 0; p < c.npos[k]; p++) {   // at each key position: the cells sharing an edge with it, and where its light starts
+    const x0 = c.horiz[k] ? p : kb.x, y0 = c.horiz[k] ? kb.y : p, a = mask(x0 - 1, y0, kb.w + 2, kb.h), b = mask(x0, y0 - 1, kb.w, kb.h + 2);
+    c.adjlo[p] = (a[0] | b[0]) & ~c.mlo[k * 8 + p]; c.adjhi[p] = (a[1] | b[1]) & ~c.mhi[k * 8 + p];
+    c.beamX[p] = dx > 0 ? x0 + kb.w : dx < 0 ? x0 - 1 : x0 + off;
+    c.beamY[p] = dy > 0 ? y0 + kb.h : dy < 0 ? y0 - 1 : y0 + off;
+  }
+  c.winPos = c.side === 1 ? W - kb.w : c.side === 3 ? H - kb.h : 0;
+  return c;
+}
+
+/** The start: each block's axis position and the flags (rime touching the key thawed at load). */
+export function startOf(c, level) {
+  const pos = new Uint8Array(c.n);
+  level.blocks.forEach((b, i) => { pos[i] = c.horiz[i] ? b.x : b.y; });
+  return { pos, fl: thaw(c, pos, 0) };
+}
+
+/** Flags with every frozen rime block that shares an edge with the key thawed. */
+export function thaw(c, pos, fl) {
+  if (!c.hasRime) return fl;
+  const kp = pos[c.keyi], alo = c.adjlo[kp], ahi = c.adjhi[kp];
+  for (let i = 0; i < c.n; i++) {
+    if (c.kind[i] !== RIME) continue;
+    const f = 1 << c.flagbit[i];
+    if (!(fl & f) && ((c.mlo[i * 8 + pos[i]] & alo) | (c.mhi[i * 8 + pos[i]] & ahi))) fl |= f;
+  }
+  return fl;
+}
+
+/** The cells taken at `pos` (walls, mirrors, blocks), into c.olo and c.ohi. */
+function occupy(c, pos) {
+  const mlo = c.mlo, mhi = c.mhi;
+  let olo = c.fixlo, ohi = c.fixhi;
+  for (let i = 0; i < c.n; i++) { olo |= mlo[i * 8 + pos[i]]; ohi |= mhi[i * 8 + pos[i]]; }
+  c.olo = olo; c.ohi = ohi;
+}
+
+/** Legal moves into (mb, md), by block then distance ascending; returns how many. */
+export function genMoves(c, pos, fl, mb, md) {
+  occupy(c, pos);
+  const olo = c.olo, ohi = c.ohi, mlo = c.mlo, mhi = c.mhi, kind = c.kind, flagbit = c.flagbit, npos = c.npos;
+  let n = 0;
+  for (let i = 0; i < c.n; i++) {
+    const kd = kind[i], f = (fl >> flagbit[i]) & 1;   // spent sand, thawed rime
+    if (kd === SAND ? f : kd === RIME && !f) continue;
+    const p = pos[i], base = i * 8, rlo = olo & ~mlo[base + p], rhi = ohi & ~mhi[base + p], top = base + npos[i];
+    let a = base + p, z = a;   // the free range of positions [a, z] (as table rows)
+    while (a > base && !((mlo[a - 1] & rlo) | (mhi[a - 1] & rhi))) a--;
+    while (z + 1 < top && !((mlo[z + 1] & rlo) | (mhi[z + 1] & rhi))) z++;
+    a -= base + p; z -= base + p;
+    if (kd === ICE) {
+      if (a) { mb[n] = i; md[n++] = a; }
+      if (z) { mb[n] = i; md[n++] = z; }
+    } else {
+      for (let d = a; d <= z; d++) if (d) { mb[n] = i; md[n++] = d; }
+    }
+  }
+  return n;
+}
+
+/** Play a legal move: `pos` changes in place; returns the new flags (sand spent; rime the
+ * key now touches thawed). RULES.md thaws after every move; only a key move can bring the
+ * key to a frozen rime block, so this thaws after key moves alone, which is the same from
+ * every state a level reaches (its start is thawed at load). From any other state (a frozen
+ * rime block already touching the key), thaw after the move as well: applyLegal does. */
+export function doMove(c, pos, fl, b, d) {
+  pos[b] += d;
+  if (c.kind[b] === SAND) return fl | (1 << c.flagbit[b]);
+  return b === c.keyi ? thaw(c, pos, fl) : fl;
+}
+
+/**
+ * The light from cell (x, y) moving (dx, dy) through the cells taken (olo, ohi): 1 when it
+ * leaves the grid through the lantern, 0 through another edge, -1 stopped by a block or
+ * wall, -2 given up after W * H * 4 steps (a mirror loop). `cells`, when given, collects
+ * every cell lit and then the cell where the light stopped or left.
+ */
+export function traceLight(c, olo, ohi, x, y, dx, dy, cells) {
+  for (let steps = 0; steps < c.W * c.H * 4; steps++) {
+    if (cells) cells.push([x, y]);
+    if (x < 0 || y < 0 || x >= c.W || y >= c.H) {
+      const side = x < 0 ? 0 : x >= c.W ? 1 : y < 0 ? 2 : 3;
+      return side === c.side && c.index === (side < 2 ? y : x) ? 1 : 0;
+    }
+    const cell = y * c.W + x, t = c.tilt[cell];
+    if (t === 1) [dx, dy] = [-dy, -dx];
+    else if (t === 2) [dx, dy] = [dy, dx];
+    else if (cell < 32 ? (olo >>> cell) & 1 : (ohi >>> (cell - 32)) & 1) return -1;
+    x += dx; y += dy;
+  }
+  return -2;
+}
+
+/** RULES.md's is_solved(level, state): the one win test. */
+export function solved(c, pos) {
+  const kp = pos[c.keyi];
+  if (!c.winBeam) return kp === c.winPos;
+  occupy(c, pos);
+  return traceLight(c, c.olo, c.ohi, c.beamX[kp], c.beamY[kp], c.bdx, c.bdy, null) === 1;
+}
+
+
+// ------------------------------------------------------------------ the board's face
+// (b: a board from compile, s: a state {pos, flags})
+
+/** A level compiled for the board: its blocks (with `horiz`), lantern and win, and its
+ * kernel (`core`). Pack levels come checked by Python (lumina.packfile); a share link's
+ * level is checked by desc.js (`validate`) before it gets here. */
 export function compile(level) {
-  const W = level.width, H = level.height, fixed = new Int8Array(W * H);
-  for (const [x, y] of level.walls || []) fixed[y * W + x] = WALL;
-  for (const m of level.mirrors || []) fixed[m.y * W + m.x] = m.tilt === "/" ? FWD : BACK;
-  const blocks = level.blocks.map((b) => ({ kind: b.kind, x: b.x, y: b.y, w: b.w, h: b.h, horiz: b.w > b.h }));
+  const core = compileCore(level);
   return {
-    level, width: W, height: H, fixed, blocks, n: blocks.length,
-    key: blocks.findIndex((b) => b.kind === "key"), exit: level.exit,
-    win: level.win || "exit", beam: level.win === "beam" ? level.beam : null,
-    rime: blocks.some((b) => b.kind === "rime"),
+    level, core, width: core.W, height: core.H, n: core.n, key: core.keyi, exit: level.exit,
+    blocks: level.blocks.map((k) => ({ ...k, horiz: k.w > k.h })), win: level.win || "exit", beam: core.winBeam ? level.beam : null,
   };
 }
 
-/** Block i's rectangle {x, y, w, h} in `state`. */
-export function rect(board, state, i) {
-  const b = board.blocks[i], p = state.pos[i];
-  return b.horiz ? { x: p, y: b.y, w: b.w, h: b.h } : { x: b.x, y: p, w: b.w, h: b.h };
-}
-
-/** Cell grid: 0 free, i+1 block i, negative wall/mirror. */
-function occupancy(board, state) {
-  const g = board.fixed.slice(), W = board.width;
-  for (let i = 0; i < board.n; i++) {
-    const r = rect(board, state, i);
-    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
-  }
-  return g;
-}
-
-function touches(a, b) {
-  return ((a.x + a.w === b.x || b.x + b.w === a.x) && a.y < b.y + b.h && b.y < a.y + a.h)
-    || ((a.y + a.h === b.y || b.y + b.h === a.y) && a.x < b.x + b.w && b.x < a.x + a.w);
-}
-
-/** Thaw (in place) every frozen rime block sharing an edge with the key. */
-function thaw(board, s) {
-  if (!board.rime) return s;
-  const k = rect(board, s, board.key);
-  board.blocks.forEach((b, i) => {
-    if (b.kind === "rime" && !s.flags[i] && touches(k, rect(board, s, i))) s.flags[i] = 1;
-  });
-  return s;
-}
+/** A state's flags as the kernel's bits, and back. */
+const bitsOf = (c, s) => { let fl = 0; c.flagbit.forEach((f, i) => { if (f >= 0 && s.flags[i]) fl |= 1 << f; }); return fl; };
+const flagsOf = (c, fl) => Array.from(c.flagbit, (f) => (f >= 0 ? (fl >> f) & 1 : 0));
 
 /** The level's start state, thaw-at-load applied. */
-export function startState(board) {
-  const s = {
-    pos: board.blocks.map((b) => (b.horiz ? b.x : b.y)),
-    flags: board.blocks.map(() => 0),
-  };
-  return thaw(board, s);
+export function startState(b) {
+  const { pos, fl } = startOf(b.core, b.level);
+  return { pos: Array.from(pos), flags: flagsOf(b.core, fl) };
 }
 
-/** [[x, y], ...] per block (tests/js/python-state.mjs reads them back). */
-export const positions = (board, state) => board.blocks.map((_, i) => { const r = rect(board, state, i); return [r.x, r.y]; });
+/** Block i's rectangle {x, y, w, h} in state s. */
+export function rect(b, s, i) {
+  const k = b.blocks[i], p = s.pos[i];
+  return k.horiz ? { x: p, y: k.y, w: k.w, h: k.h } : { x: k.x, y: p, w: k.w, h: k.h };
+}
 
 /** A string that identifies the state (positions and flags). */
-export const stateKey = (state) => state.pos.join(",") + "|" + state.flags.join("");
+export const stateKey = (s) => s.pos.join(",") + "|" + s.flags.join("");
+
+const MB = new Int8Array(128), MD = new Int8Array(128);   // at most 16 blocks x 7 distances
 
 /** Legal moves [[block, signedDistance], ...] by block index, then distance ascending. */
-export function legalMoves(board, state) {
-  const W = board.width, H = board.height, out = [];
-  const g = board.scratch || (board.scratch = new Int8Array(W * H));
-  g.set(board.fixed);   // the occupancy grid, in a buffer reused across calls
-  for (let i = 0; i < board.n; i++) {
-    const r = rect(board, state, i);
-    for (let y = r.y; y < r.y + r.h; y++) for (let x = r.x; x < r.x + r.w; x++) g[y * W + x] = i + 1;
-  }
-  for (let i = 0; i < board.n; i++) {
-    const b = board.blocks[i], f = state.flags[i];
-    if ((b.kind === "sand" && f) || (b.kind === "rime" && !f)) continue;
-    // free(t): is the line of cells t (a column for horizontal blocks, a row otherwise) free?
-    const p = state.pos[i], len = b.horiz ? b.w : b.h, lim = b.horiz ? W : H;
-    const a0 = b.horiz ? b.y : b.x, a1 = a0 + (b.horiz ? b.h : b.w);
-    const free = (t) => {
-      if (t < 0 || t >= lim) return false;
-      for (let a = a0; a < a1; a++) if (g[b.horiz ? a * W + t : t * W + a] !== 0) return false;
-      return true;
-    };
-    let lo = 0, hi = 0;
-    while (free(p + lo - 1)) lo--;
-    while (free(p + len + hi)) hi++;
-    if (b.kind === "ice") {
-      if (lo) out.push([i, lo]);
-      if (hi) out.push([i, hi]);
-    } else for (let d = lo; d <= hi; d++) if (d) out.push([i, d]);
-  }
+export function legalMoves(b, s) {
+  const n = genMoves(b.core, s.pos, bitsOf(b.core, s), MB, MD), out = [];
+  for (let k = 0; k < n; k++) out.push([MB[k], MD[k]]);
   return out;
 }
 
-/** The state after `move` (thaw applied); throws on an illegal move. */
-export function applyMove(board, state, move) {
-  const [i, d] = move;
-  if (!legalMoves(board, state).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
-  return applyLegal(board, state, move);
+/** The state after move [i, d] (thaw applied); throws on an illegal move. */
+export function applyMove(b, s, [i, d]) {
+  if (!legalMoves(b, s).some((m) => m[0] === i && m[1] === d)) throw new Error(`illegal move [${i}, ${d}]`);
+  return applyLegal(b, s, [i, d]);
 }
 
-/** applyMove for a move taken from legalMoves(board, state) (searches skip the re-check). */
-export function applyLegal(board, state, move) {
-  const [i, d] = move;
-  const s = { pos: state.pos.slice(), flags: state.flags.slice() };
-  s.pos[i] += d;
-  if (board.blocks[i].kind === "sand") s.flags[i] = 1;
-  return thaw(board, s);
-}
-
-function atLantern(board, x, y) {
-  const { side, index } = board.exit;
-  return side === "right" ? x >= board.width && y === index
-    : side === "left" ? x < 0 && y === index
-    : side === "top" ? y < 0 && x === index
-    : y >= board.height && x === index;
+/** applyMove for a move taken from legalMoves(b, s) (searches skip the re-check). */
+export function applyLegal(b, s, [i, d]) {
+  const c = b.core, pos = s.pos.slice();
+  return { pos, flags: flagsOf(c, thaw(c, pos, doMove(c, pos, bitsOf(c, s), i, d))) };
 }
 
 /**
  * Trace light from cell (x, y) moving (dx, dy). Returns {solved, cells, end, stop}:
  * cells are the grid cells lit, end the first cell not lit, stop "edge" | "blocked" | "loop".
  */
-export function trace(board, state, x, y, dx, dy) {
-  const W = board.width, H = board.height, g = occupancy(board, state), cells = [];
-  for (let step = 0; step < W * H * 4; step++) {
-    if (x < 0 || y < 0 || x >= W || y >= H) return { solved: atLantern(board, x, y), cells, end: [x, y], stop: "edge" };
-    const c = g[y * W + x];
-    if (c > 0 || c === WALL) return { solved: false, cells, end: [x, y], stop: "blocked" };
-    cells.push([x, y]);
-    if (c === FWD) [dx, dy] = [-dy, -dx];
-    else if (c === BACK) [dx, dy] = [dy, dx];
-    x += dx; y += dy;
-  }
-  return { solved: false, cells, end: null, stop: "loop" };
+export function trace(b, s, x, y, dx, dy) {
+  const c = b.core, cells = [];
+  occupy(c, s.pos);
+  const r = traceLight(c, c.olo, c.ohi, x, y, dx, dy, cells), end = r === -2 ? null : cells.pop();
+  return { solved: r === 1, cells, end, stop: r === -2 ? "loop" : r === -1 ? "blocked" : "edge" };
 }
 
 /** The key's beam: {solved, cells, end, stop, start: [x, y, dx, dy]}; no beam: {solved: false, cells: []}. */
-export function beamPath(board, state) {
-  if (!board.beam) return { solved: false, cells: [], end: null, stop: "none" };
-  const k = rect(board, state, board.key), { dir, offset } = board.beam, [dx, dy] = DIRS[dir];
-  const x = dx > 0 ? k.x + k.w : dx < 0 ? k.x - 1 : k.x + offset;
-  const y = dy > 0 ? k.y + k.h : dy < 0 ? k.y - 1 : k.y + offset;
-  return { ...trace(board, state, x, y, dx, dy), start: [x, y, dx, dy] };
+export function beamPath(b, s) {
+  const c = b.core, kp = s.pos[c.keyi], x = c.beamX[kp], y = c.beamY[kp];
+  if (!c.winBeam) return { solved: false, cells: [], end: null, stop: "none" };
+  return { ...trace(b, s, x, y, c.bdx, c.bdy), start: [x, y, c.bdx, c.bdy] };
 }
 
 /** The one definition of winning. */
-export function isSolved(board, state) {
-  if (board.win === "beam") return beamPath(board, state).solved;
-  const r = rect(board, state, board.key), { side, index } = board.exit;
-  if (side === "left" || side === "right") {
-    return (side === "left" ? r.x === 0 : r.x + r.w === board.width) && r.y <= index && index < r.y + r.h;
-  }
-  return (side === "top" ? r.y === 0 : r.y + r.h === board.height) && r.x <= index && index < r.x + r.w;
-}
+export const isSolved = (b, s) => solved(b.core, s.pos);

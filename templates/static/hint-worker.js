@@ -1,6 +1,6 @@
-// Lumina search worker: breadth-first search (search.solveFrom: engine.js's rules run as
-// kernel.js's bitboard kernel) off the page's main thread, for hints, solution steps and the
-// par of shared levels. The compiled board (with its kernel) and the search's visited table
+// Lumina search worker: breadth-first search (search.solveFrom, on engine.js's rules) off the
+// page's main thread, for hints, solution steps and the par of shared levels. The compiled
+// board (with its kernel) and the search's visited table
 // and arrays are kept from one message to the next; a new level compiles once.
 // In: {id, level, state: {pos, flags}, budget}. Out: {id, outcome, left, moves, states, ms}.
 import { compile } from "./engine.js";

@@ -2,19 +2,19 @@
 // ported for the level editor's worker. Pure logic, no DOM: it runs in editor-worker.js and
 // under node --test, held to Python by parity vectors (lumina/vectors.py "measures").
 //
-// The rules here are kernel.js's bitboard kernel (re-exported below): the same moves as
-// engine.js (the board's rules), compiled for speed, held to Python by the same parity
-// vectors that hold engine.js; states are keyed as kernel.js draws them.
+// The rules here are engine.js's kernel: the one move generator, thaw and
+// win test the board and the hint search play by, held to Python by the parity vectors;
+// states are keyed as engine.js draws them.
 //
 // The component is enumerated once with its edges (CSR arrays), a breadth-first sweep
 // runs back from every goal (dist = moves to the nearest win), and everything else
 // (par, plans, raw solutions, dead blocks, first moves, traps, chain) is read off the
 // optimal DAG: states with depth + dist = par, edges one layer on.
 
-import { SAND, ICE, RIME, LOW_BLOCKS, TWIST_KINDS, compileCore, startOf, thaw, genMoves, doMove, solved } from "./kernel.js";
+import { SAND, ICE, RIME, LOW_BLOCKS, KINDS, compileCore, startOf, thaw, genMoves, doMove, solved } from "./engine.js";
 
-export { TWIST_KINDS, compileCore, startOf, thaw, genMoves, doMove, solved };
 
+export const TWIST_KINDS = KINDS.slice(2);   // sand, ice, rime
 
 // ------------------------------------------------------------------ the graph
 
@@ -39,7 +39,7 @@ export function seeds(list, nb) {
  * -1; with `stopAtGoal` the search ends there (lumina.engine.solve: the edges are then partial).
  */
 export function buildGraph(c, starts, cap, stopAtGoal = false) {
-  const nb = c.n, mult = c.mult, fm = c.flagMult, kinds = c.kind, keyi = c.keyi, thawing = c.hasRime, beam = c.winBeam;
+  const nb = c.n, mult = c.mult, fm = c.flagMult;
   let alloc = 1024;
   while (alloc < starts.count * 2) alloc *= 2;
   let P = new Uint8Array(alloc * nb), FL = new Int32Array(alloc), KL = new Int32Array(alloc), KH = new Int32Array(alloc);
@@ -49,7 +49,7 @@ export function buildGraph(c, starts, cap, stopAtGoal = false) {
   while (tcap < alloc * 2) tcap *= 2;
   let tl = new Int32Array(tcap), th = new Int32Array(tcap), tv = new Int32Array(tcap).fill(-1);
   let n = 0, ne = 0, firstGoal = -1, capped = false;
-  const cur = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
+  const cur = new Uint8Array(nb), row = new Uint8Array(nb), mb = new Int8Array(256), md = new Int8Array(256);
 
   /** The key of positions `p` (from `at`) with flags `fl`: [low word, high word]. */
   function keyOf(p, at, fl) {
@@ -86,10 +86,10 @@ export function buildGraph(c, starts, cap, stopAtGoal = false) {
     if (n === alloc) grow();
     tl[h] = lo; th[h] = hi; tv[h] = n;
     const o = n * nb;
-    for (let i = 0; i < nb; i++) P[o + i] = src[at + i];
-    if (b >= 0) P[o + b] += d;
+    for (let i = 0; i < nb; i++) P[o + i] = row[i] = src[at + i];
+    if (b >= 0) { P[o + b] += d; row[b] += d; }
     FL[n] = fl; KL[n] = lo; KH[n] = hi; depth[n] = dep; parent[n] = par;
-    if (beam ? solved(c, P.subarray(o, o + nb)) : P[o + keyi] === c.winPos) { goal[n] = 1; if (firstGoal < 0) firstGoal = n; }
+    if (solved(c, row)) { goal[n] = 1; if (firstGoal < 0) firstGoal = n; }
     n++;
     if (n * 2 > tcap) rehash();
   }
@@ -115,9 +115,8 @@ export function buildGraph(c, starts, cap, stopAtGoal = false) {
       off[head] = ne;
       for (let j = 0; j < cnt; j++) {
         const b = mb[j], d = md[j];
-        let nf = fl;
-        if (kinds[b] === SAND) nf = fl | (1 << c.flagbit[b]);
-        else if (b === keyi && thawing) { cur[b] += d; nf = thaw(c, cur, fl); cur[b] -= d; }
+        const nf = doMove(c, cur, fl, b, d);
+        cur[b] -= d;
         let nl = hl, nh = hh;
         if (b < LOW_BLOCKS) nl = (hl + d * mult[b]) | 0; else nh = ((hh >>> 0) + d * mult[b]) | 0;
         if (nf !== fl) nh = ((nh >>> 0) + (nf - fl) * fm) | 0;
@@ -527,7 +526,7 @@ export function measureLevel(level, { cap, planCap, solutionCap, chainWork = 0, 
     return { outcome: sol.outcome === "solved" ? "solved" : "exhausted", solved_only: sol.outcome === "solved",
       optimal: sol.optimal, moves: sol.moves, states: g.n, component_states: null, first_moves_legal: legal, graph: null };
   }
-  const dist = distToGoal(g, !c.twist);
+  const dist = distToGoal(g, !hasTwist(level));
   let traps = 0;
   for (let i = 0; i < g.n; i++) if (dist[i] < 0) traps++;
   const common = { component_states: g.n, traps, first_moves_legal: legal, states: g.n, graph: { g, dist } };
@@ -600,7 +599,7 @@ export function forcedMoves(g, dist, dag, moves) {
  * optimal-DAG edges of other blocks (docs/RULES-DECISIONS.md 31); false without twists. */
 export function optionalTwist(g, dist, dag) {
   const c = g.c, { doff, dedge } = dag, reach = new Uint8Array(g.n);
-  if (!c.twist) return false;
+  if (!c.kind.some((k) => k > 1)) return false;   // no sand, ice or rime
   reach[0] = 1;
   for (let u = 0; u < g.n; u++) {     // breadth-first order: every edge runs one layer on
     if (!reach[u]) continue;

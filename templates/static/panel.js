@@ -2,7 +2,8 @@
 // page's #level-data, best moves, the keyboard shortcuts (U undo, Shift+U or Ctrl+Y redo,
 // R reset) and the motion and sound toggles (sound.js, loaded on the player's first
 // interaction unless they turned it off). What is needed only later loads then: the lock
-// card of a shut world (locks.js), the result after a win and the share link (result.js).
+// card of a shut world (locks.js), the result after a win and the share link (result.js),
+// a playing tutorial's tip (autoplay.js).
 import { mountBoard } from "./board.js";
 import { loadProgress, isWorldUnlocked } from "./progress.js";
 import { dayIndex, dayNumber } from "./core.js";
@@ -18,15 +19,6 @@ function setupResult(el, ctl, level, opts) {
   });
   const b = $("[data-share]");
   if (b) b.addEventListener("click", () => load().then((m) => m.share(opts.desc || level)));
-}
-
-function takeOverHint(el) {
-  const hint = $("#board-tip");
-  if (!hint || !el.dataset.autoplay) return;
-  const old = hint.innerHTML;
-  hint.textContent = "Watching the solution… touch the board or press a key to take over.";
-  const back = () => { if (!el.dataset.autoplay) hint.innerHTML = old; };
-  el.addEventListener("pointerdown", back); el.addEventListener("keydown", back);
 }
 
 /** U undo, Shift+U or Ctrl+Y (Ctrl+Shift+Z) redo, Ctrl+Z undo, R reset: while the board, a
@@ -83,7 +75,7 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   if (par && level.optimal != null) par.textContent = level.optimal;
   setupResult(el, ctl, level, { next, nextLabel, nextWorld, ending, desc });
   showBest(level.id);
-  takeOverHint(el);
+  if (el.dataset.autoplay) import("./autoplay.js").then((m) => m.takeOverHint(el));   // tutorials only
   shortcuts(ctl);
   motionToggle();
   soundToggle(el, ctl);

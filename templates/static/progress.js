@@ -59,8 +59,6 @@ export function recordResult(id, { stars, moves, helped = false }, day = null) {
   return e;
 }
 
-/** Stars earned on one level (0 if never finished). */
-export const starsFor = (id) => (loadProgress().levels[id] || { stars: 0 }).stars;
 
 /** Total stars, optionally only for level ids starting with idPrefix (e.g. "w2-"). */
 export function totalStars(progress = loadProgress(), idPrefix = "") {
@@ -71,11 +69,3 @@ export function totalStars(progress = loadProgress(), idPrefix = "") {
 
 /** Is a world open with `total` stars? gates = #site-data's {"1": 0, "2": 40, ...}. */
 export const isWorldUnlocked = (world, total, gates) => String(world) in gates && total >= gates[String(world)];
-
-/** Days in a row, ending today or yesterday, on which the day's daily was won. */
-export function streak(days, today) {
-  const set = new Set(days);
-  let d = set.has(today) ? today : today - 1, n = 0;
-  while (set.has(d)) { n++; d--; }
-  return n;
-}

@@ -2,21 +2,19 @@
 // solution steps and the par of shared levels. It runs in hint-worker.js (never on the page's
 // main thread unless workers are unavailable) and under node --test (tests/js/core.test.mjs).
 //
-// The moves are kernel.js's bitboard kernel (engine.js's rules, the same moves in the same
-// order, held to Python by the rules vectors), so the answer is the one engine.js's
-// legalMoves would give: the same first win met, the same line, the same count of states.
-// What makes it fast (the Cython engine's choices, lumina/engine):
+// The moves are engine.js's: its genMoves, doMove and solved, the one rule set the board
+// plays by (held to Python by the rules vectors), so the answer is the one a plain
+// breadth-first search over engine.js's legalMoves gives: the same first win met, the same
+// line, the same count of states. What makes it fast (the Cython engine's choices, lumina/engine):
 // - one visited table and one set of search arrays per worker, allocated on first use,
 //   grown when a search needs more and kept for the next search; the table is cleared by
 //   bumping a generation stamp (a slot is taken only if its stamp is this search's);
 // - states in typed arrays (positions as bytes, two 32-bit key words, parent, move), never
 //   Maps, strings or one object per state;
-// - a child's key is its parent's plus d * the block's radix (kernel.js's mixed radix), and
-//   moves are generated and inserted in one pass: no move list, no copied state per move;
-// - a crystal-only exit level (no sand, ice, rime, beam: most of the campaign) takes a path
-//   with no flag, thaw or beam branch per move, chosen once per level (compileCore's
-//   `twist` and `winBeam`; the core is compiled once per board and kept on it).
-import { SAND, ICE, RIME, LOW_BLOCKS, compileCore, thaw, solved } from "./kernel.js";
+// - a child's key is its parent's plus d * the block's radix (engine.js's mixed radix), and
+//   the move is played on one reused row and taken back: no copied state per move;
+// - the board's kernel (bitboard masks, compiled once per board by engine.compile).
+import { LOW_BLOCKS, genMoves, doMove, thaw, solved } from "./engine.js";
 import { SEARCH_BUDGET } from "./core.js";
 
 // ---- the reused workspace: search arrays (one row per state) and the visited table ----------
@@ -74,11 +72,8 @@ function growTable(n) {
   for (let s = 0; s < n; s++) add(KL[s], KH[s]);
 }
 
-/** The board's compiled kernel (compileCore), once per board. */
-const coreOf = (board) => board.core || (board.core = compileCore(board.level));
-
 /**
- * Breadth-first search from `state` ({pos, flags} as engine.js keeps it), at most `budget` states.
+ * Breadth-first search from `state` ({pos, flags}, engine.js's face), at most `budget` states.
  * {outcome: "solved", left, moves, states} (moves: one optimal line from `state`),
  * {outcome: "unsolvable", states} (every reachable state seen, no win) or
  * {outcome: "exhausted", states} (the budget ran out first: nothing is known).
@@ -86,7 +81,7 @@ const coreOf = (board) => board.core || (board.core = compileCore(board.level));
 export function solveFrom(board, state, budget = SEARCH_BUDGET) {
   budget = Number(budget);
   if (Number.isNaN(budget)) budget = Infinity;   // as the plain BFS: no number, no limit
-  const c = coreOf(board), nb = c.n, mult = c.mult, fm = c.flagMult;
+  const c = board.core, nb = c.n, mult = c.mult, fm = c.flagMult;
   const start = new Uint8Array(nb);
   let fl0 = 0;
   for (let i = 0; i < nb; i++) {
@@ -94,8 +89,8 @@ export function solveFrom(board, state, budget = SEARCH_BUDGET) {
     if (c.flagbit[i] >= 0 && state.flags[i]) fl0 |= 1 << c.flagbit[i];
   }
   if (solved(c, start)) return { outcome: "solved", left: 0, moves: [], states: 1 };
-  // a start with a frozen rime block touching the key (never met in play) thaws on any
-  // first move, as engine.js thaws after every move; from then on only key moves thaw
+  // a start with a frozen rime block touching the key (never met in play) thaws on any first
+  // move, as RULES.md thaws after every move; from then on only key moves thaw (doMove)
   const thawFirst = thaw(c, start, fl0) !== fl0;
 
   ensureRows(Math.min(budget, 1 << 16) + 1, nb, 0);
@@ -105,7 +100,7 @@ export function solveFrom(board, state, budget = SEARCH_BUDGET) {
   P.set(start, 0); FL[0] = fl0; KL[0] = lo0 | 0; KH[0] = (hi0 + fl0 * fm) | 0; PAR[0] = -1;
   add(KL[0], KH[0]);
 
-  const found = !c.twist && !c.winBeam ? plainSearch(c, budget) : fullSearch(c, budget, thawFirst);
+  const found = search(c, budget, thawFirst);
   if (found >= 0) {
     const moves = [];
     for (let s = found; s > 0; s = PAR[s]) moves.push([MB[s], MD[s]]);
@@ -116,83 +111,37 @@ export function solveFrom(board, state, budget = SEARCH_BUDGET) {
 }
 
 let lastCount = 0;   // states queued when a search ends without a win (read right after it)
+const GB = new Int8Array(128), GD = new Int8Array(128);   // one state's moves (16 blocks x 7 distances)
 
 /**
- * Crystal-only exit levels: key and crystal blocks, win = the key at its lantern. Returns the
- * winning row, or -1 (unsolvable) / -2 (exhausted) with the count in lastCount.
+ * The search proper: engine.js's genMoves, doMove and solved from each queued state.
+ * Returns the winning row, or -1 (unsolvable) / -2 (exhausted) with the count in lastCount.
  */
-function plainSearch(c, budget) {
-  const nb = c.n, mult = c.mult, mlo = c.mlo, mhi = c.mhi, npos = c.npos, keyi = c.keyi, winPos = c.winPos;
+function search(c, budget, thawFirst) {
+  const nb = c.n, mult = c.mult, fm = c.flagMult, cur = new Uint8Array(nb);
   let n = 1;
   for (let head = 0; head < n; head++) {
-    const base = head * nb, kl = KL[head], kh = KH[head];
-    let olo = c.fixlo, ohi = c.fixhi;
-    for (let i = 0; i < nb; i++) { olo |= mlo[i * 8 + P[base + i]]; ohi |= mhi[i * 8 + P[base + i]]; }
-    for (let i = 0; i < nb; i++) {
-      const p = P[base + i], mb = i * 8, rlo = olo & ~mlo[mb + p], rhi = ohi & ~mhi[mb + p], top = npos[i];
-      let a = p, z = p;   // the free range of positions [a, z]
-      while (a > 0 && !((mlo[mb + a - 1] & rlo) | (mhi[mb + a - 1] & rhi))) a--;
-      while (z + 1 < top && !((mlo[mb + z + 1] & rlo) | (mhi[mb + z + 1] & rhi))) z++;
-      const r = mult[i], low = i < LOW_BLOCKS;
-      for (let q = a; q <= z; q++) {
-        if (q === p) continue;
-        const d = q - p, nl = low ? (kl + d * r) | 0 : kl, nh = low ? kh : (kh + d * r) | 0;
-        if (!add(nl, nh)) continue;
-        if (n >= rows) ensureRows(n + 1, nb, n);
-        const o = n * nb;
-        P.copyWithin(o, base, base + nb); P[o + i] = q;
-        FL[n] = 0; KL[n] = nl; KH[n] = nh; PAR[n] = head; MB[n] = i; MD[n] = d;
-        n++;
-        if (i === keyi && q === winPos) return n - 1;
-        if (n >= budget) { lastCount = n; return -2; }
-        if (n * 2 > tcap) growTable(n);
-      }
-    }
-  }
-  lastCount = n;
-  return -1;
-}
-
-/** Every other level: sand, ice, rime, the beam (as kernel.js's genMoves and doMove). */
-function fullSearch(c, budget, thawFirst) {
-  const nb = c.n, mult = c.mult, fm = c.flagMult, mlo = c.mlo, mhi = c.mhi, npos = c.npos, kind = c.kind;
-  const keyi = c.keyi, winPos = c.winPos, beam = c.winBeam, thawing = c.hasRime, flagbit = c.flagbit;
-  const cur = new Uint8Array(nb);
-  let n = 1;
-  for (let head = 0; head < n; head++) {
-    const base = head * nb, kl = KL[head], kh = KH[head], fl = FL[head], thawAll = thawFirst && head === 0;
-    let olo = c.fixlo, ohi = c.fixhi;
-    for (let i = 0; i < nb; i++) { cur[i] = P[base + i]; olo |= mlo[i * 8 + cur[i]]; ohi |= mhi[i * 8 + cur[i]]; }
-    for (let i = 0; i < nb; i++) {
-      const kd = kind[i];
-      if (kd === SAND && fl & (1 << flagbit[i])) continue;
-      if (kd === RIME && !(fl & (1 << flagbit[i]))) continue;
-      const p = cur[i], mb = i * 8, rlo = olo & ~mlo[mb + p], rhi = ohi & ~mhi[mb + p], top = npos[i];
-      let a = p, z = p;
-      while (a > 0 && !((mlo[mb + a - 1] & rlo) | (mhi[mb + a - 1] & rhi))) a--;
-      while (z + 1 < top && !((mlo[mb + z + 1] & rlo) | (mhi[mb + z + 1] & rhi))) z++;
-      const r = mult[i], low = i < LOW_BLOCKS, ice = kd === ICE;
-      for (let q = a; q <= z; q++) {
-        if (q === p || (ice && q !== a && q !== z)) continue;
-        const d = q - p;
-        let nf = kd === SAND ? fl | (1 << flagbit[i]) : fl;
-        cur[i] = q;
-        if (thawAll || (thawing && i === keyi)) nf = thaw(c, cur, nf);
-        const win = beam ? solved(c, cur) : i === keyi && q === winPos;
-        cur[i] = p;
-        let nl = kl, nh = kh;
-        if (low) nl = (kl + d * r) | 0; else nh = (kh + d * r) | 0;
-        if (nf !== fl) nh = (nh + (nf - fl) * fm) | 0;
-        if (!add(nl, nh)) continue;
-        if (n >= rows) ensureRows(n + 1, nb, n);
-        const o = n * nb;
-        P.copyWithin(o, base, base + nb); P[o + i] = q;
-        FL[n] = nf; KL[n] = nl; KH[n] = nh; PAR[n] = head; MB[n] = i; MD[n] = d;
-        n++;
-        if (win) return n - 1;
-        if (n >= budget) { lastCount = n; return -2; }
-        if (n * 2 > tcap) growTable(n);
-      }
+    const base = head * nb, kl = KL[head], kh = KH[head], fl = FL[head];
+    for (let i = 0; i < nb; i++) cur[i] = P[base + i];
+    const count = genMoves(c, cur, fl, GB, GD);
+    for (let k = 0; k < count; k++) {
+      const i = GB[k], d = GD[k];
+      let nf = doMove(c, cur, fl, i, d);
+      if (thawFirst && head === 0) nf = thaw(c, cur, nf);
+      const win = solved(c, cur);
+      cur[i] -= d;
+      let nl = kl, nh = kh;
+      if (i < LOW_BLOCKS) nl = (kl + d * mult[i]) | 0; else nh = (kh + d * mult[i]) | 0;
+      if (nf !== fl) nh = (nh + (nf - fl) * fm) | 0;
+      if (!add(nl, nh)) continue;
+      if (n >= rows) ensureRows(n + 1, nb, n);
+      const o = n * nb;
+      P.copyWithin(o, base, base + nb); P[o + i] += d;
+      FL[n] = nf; KL[n] = nl; KH[n] = nh; PAR[n] = head; MB[n] = i; MD[n] = d;
+      n++;
+      if (win) return n - 1;
+      if (n >= budget) { lastCount = n; return -2; }
+      if (n * 2 > tcap) growTable(n);
     }
   }
   lastCount = n;

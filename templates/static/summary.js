@@ -1,6 +1,13 @@
 // The player's progress in numbers for the progress page (pages-more.js): kept out of
 // progress.js, which every level page loads.
-import { streak } from "./progress.js";
+
+/** Days in a row, ending today or yesterday, on which the day's daily was won. */
+export function streak(days, today) {
+  const set = new Set(days);
+  let d = set.has(today) ? today : today - 1, n = 0;
+  while (set.has(d)) { n++; d--; }
+  return n;
+}
 
 /**
  * The player's progress in numbers, for the progress page: per world {n, stars, solved,

@@ -290,25 +290,9 @@ test("keyboard_unreachable_block: a tie goes to the block nearer along the arrow
   assert.equal(seen.size, b.n);
 });
 
-test("state keys: numeric keys decode back to the same state on every vector position", () => {
-  let n = 0;
-  for (const c of V.cases) {
-    const board = E.compile(c.level), { key, unkey } = C.keyer(board);
-    if (!unkey) continue;
-    for (const v of c.states) {
-      const s = stateFromPython(board, v.positions, v.flags);
-      const back = unkey(key(s), { pos: [], flags: [] });
-      assert.deepEqual([back.pos, back.flags], [s.pos, s.flags], c.level.id);
-      n++;
-    }
-  }
-  assert.ok(n > 1000);
-});
-
-test("a board past 53 key bits is searched (16 blocks, 6 of them sand): core keys it with strings, search.js with two words", () => {
+test("a board past 53 key bits is searched (16 blocks, 6 of them sand): search.js keys it with two words", () => {
   // key row 0 with a vertical crystal at column 4 in its way; 14 blocks parked in rows 4..7
   const board = E.compile(decodeDesc("8x8-R0-K0021C4012S0421S2421S4421S6421S0521S2521C4521C6521C0621C2621C4621C6621C0721C2721"));
-  assert.equal(C.keyer(board).unkey, null);
   const res = solveFrom(board, E.startState(board));
   assert.equal(res.outcome, "solved");
   assert.equal(res.left, 2);

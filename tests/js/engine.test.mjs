@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import * as E from "../../templates/static/engine.js";
-import { stateFromPython } from "./python-state.mjs";
+import { stateFromPython, positions } from "./python-state.mjs";
 import { decodeDesc, encodeDesc, validate } from "../../templates/static/desc.js";
 
 const load = (desc) => { const b = E.compile(decodeDesc(desc)); return [b, E.startState(b)]; };
@@ -43,7 +43,7 @@ test("sand slides once, sets its spent bit, then never moves again", () => {
   assert.deepEqual(movesOf(b, t, 1), []);
   assert.throws(() => E.applyMove(b, t, [1, -1]), /illegal/);
   // the spent bit is state: same positions, different key
-  const u = stateFromPython(b, E.positions(b, t), [0, 0]);
+  const u = stateFromPython(b, positions(b, t), [0, 0]);
   assert.notEqual(E.stateKey(t), E.stateKey(u));
   assert.deepEqual(movesOf(b, u, 1), [-2, -1, 1]);
 });
@@ -160,7 +160,7 @@ test("stateFromPython reads positions and flags; positions() is its inverse", ()
   const s = stateFromPython(b, [[2, 0], [4, 1], [3, 2]], [0, 1, 1]);
   assert.deepEqual(Array.from(s.pos), [2, 1, 3]);
   assert.deepEqual(Array.from(s.flags), [0, 1, 1]);
-  assert.deepEqual(E.positions(b, s), [[2, 0], [4, 1], [3, 2]]);
+  assert.deepEqual(positions(b, s), [[2, 0], [4, 1], [3, 2]]);
   assert.throws(() => stateFromPython(b, [[2, 1], [4, 1], [3, 2]], [0, 0, 0]), /axis/);
 });
 

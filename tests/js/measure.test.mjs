@@ -3,8 +3,9 @@
 // a spread of the committed ones) must get Python's outcome, par and solution, plans, raw
 // solutions, first moves, traps, crystal par, dead blocks, deepest start, the pack's analysis
 // record and the "why it's hard" words, within the same budget of states; and the sweep behind
-// the deepest start count for count (exact_sweep, its binding_only branch on twist boards). The bitboard
-// kernel is also replayed over every state of the rules vectors (legal moves, solved flag).
+// the deepest start count for count (exact_sweep, its binding_only branch on twist boards). The
+// rules under it are engine.js's kernel, which parity.test.mjs replays over every state of the
+// rules vectors.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -135,29 +136,6 @@ test("the sweep's binding branch: binding starts per par, the deepest binding st
   assert.throws(() => checkSweep("x", got, bad((w) => { w.histogram["1"] = (w.histogram["1"] || 0) + 1; })), /sweep\.histogram: /);
   assert.throws(() => checkSweep("x", got, bad((w) => { w.starts = [w.starts[0].map(([x, y]) => [y, x])]; })), /sweep\.start: /);
   assert.throws(() => checkSweep("x", null, v.sweep), /did not complete/);
-});
-
-test("the bitboard kernel: the legal moves and solved flag of every state of the rules vectors", () => {
-  const data = load();
-  const mb = new Int8Array(256), md = new Int8Array(256);
-  let states = 0;
-  for (const c of data.cases) {
-    const core = M.compileCore(c.level);
-    for (const v of c.states) {
-      const pos = new Uint8Array(core.n);
-      let fl = 0;
-      c.level.blocks.forEach((b, i) => {
-        pos[i] = core.horiz[i] ? v.positions[i][0] : v.positions[i][1];
-        if (core.flagbit[i] >= 0 && v.flags[i]) fl |= 1 << core.flagbit[i];
-      });
-      const n = M.genMoves(core, pos, fl, mb, md), moves = [];
-      for (let k = 0; k < n; k++) moves.push([mb[k], md[k]]);
-      assert.deepEqual(moves, v.moves, `level ${c.level.id} at ${JSON.stringify(v.positions)}: legal moves`);
-      assert.equal(M.solved(core, pos), v.solved, `level ${c.level.id} at ${JSON.stringify(v.positions)}: solved`);
-      states++;
-    }
-  }
-  assert.ok(states > 1000);
 });
 
 test("levels over their cap: exhausted with nothing known, or a win met before the cap", () => {

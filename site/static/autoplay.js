@@ -1,0 +1,1 @@
+import{$}from"./common.js";export function takeOverHint(el){const hint=$("#board-tip");if(!hint||!el.dataset.autoplay)return;const old=hint.innerHTML;hint.textContent="Watching the solution… touch the board or press a key to take over.";const back=()=>{if(!el.dataset.autoplay)hint.innerHTML=old;};el.addEventListener("pointerdown",back);el.addEventListener("keydown",back);}
