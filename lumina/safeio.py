@@ -80,7 +80,7 @@ class ReadError(ValueError):
 
 
 # A test hook: called with a step name just before each rename or delete of a
-# write, so a fault test can kill the process at every step (tests/test_hardening.py).
+# write, so a fault test can kill the process at every step (tests/test_safeio.py).
 fault_point: Callable[[str], None] = lambda step: None
 
 

@@ -34,11 +34,15 @@ FIXTURE_PACKS = REPO / "tests" / "fixtures" / "packs"
 SUBPATH = "sub/lumina"
 
 
+@pytest.hookimpl(tryfirst=True)          # before xdist reads the groups
 def pytest_collection_modifyitems(items):
+    """Every test here is a browser test, and all of them run on one xdist worker
+    (`--dist loadgroup`): one Chromium and one served site for the lot."""
     here = Path(__file__).parent
     for item in items:
         if Path(str(item.fspath)).parent == here:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture(scope="session")
@@ -75,13 +79,20 @@ def packs_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def site_root(tmp_path_factory, packs_dir) -> Path:
-    """The built site, at <serve root>/sub/lumina."""
+def site_root(tmp_path_factory, packs_dir, request) -> Path:
+    """The built site, at <serve root>/sub/lumina: for the committed packs a copy of the
+    one publish of them this run makes (tests/conftest.py, `committed_publish`)."""
+    import shutil
     from lumina.packfile import pack_files
     from lumina.render import site
     from lumina.verify import verify_paths
     serve = tmp_path_factory.mktemp("serve")
     out = serve / SUBPATH
+    if packs_dir.resolve() == (REPO / "packs").resolve():
+        published = request.getfixturevalue("committed_publish")
+        assert published["ran"].returncode == 0, published["ran"].stderr[-2000:]
+        shutil.copytree(published["site"], out)
+        return out
     report = verify_paths(pack_files([packs_dir]))
     site.build(packs_dir, out, verify=report)
     return out
