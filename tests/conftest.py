@@ -2,9 +2,8 @@
 and the session fixtures that cost seconds, made once for the whole run.
 
 The ``slow`` marker is declared in pyproject.toml. The suite runs on every core
-(pytest-xdist, `addopts` in pyproject.toml); `shared(...)` makes a fixture's result once
-for all workers: the first worker to ask makes it, under a file lock, in a folder under
-pytest's base temp root that every worker of the run shares; the others read it.
+(pytest-xdist, `addopts` in pyproject.toml); `shared(...)` (tests/shared.py) makes a
+fixture's result once for all workers.
 
     committed_publish   `python -m lumina.publish` of the committed packs (the real
                         verifier, the real site), run once: its exit code, output,
@@ -19,14 +18,10 @@ from __future__ import annotations
 
 import functools
 import os
-import pickle
-import shutil
 import sys
 from pathlib import Path
-from typing import Any, Callable
 
 import pytest
-from filelock import FileLock
 from hypothesis import HealthCheck, settings
 
 TESTS = Path(__file__).resolve().parent
@@ -35,6 +30,8 @@ if str(TESTS) not in sys.path:
 if str(TESTS.parent) not in sys.path:
     sys.path.append(str(TESTS.parent))  # the checkout, for a bare `pytest` without `pip install -e .`
 
+
+from shared import shared  # noqa: E402  (tests/ is on the path from here)
 
 settings.register_profile(
     "default", max_examples=100, deadline=None,
@@ -53,30 +50,6 @@ def pytest_sessionstart(session):
     from lumina.engine.unbuilt import FIX
     if not BUILT:
         pytest.exit(FIX, returncode=pytest.ExitCode.USAGE_ERROR)
-
-
-def shared(tmp_path_factory: pytest.TempPathFactory, name: str,
-           make: Callable[[Path], Any]) -> tuple[Path, Any]:
-    """`make(folder)` run once for the whole run, whatever the number of xdist workers:
-    its folder (under the root all workers share) and its result (pickled). A `make`
-    that fails leaves nothing behind, so the next worker to ask fails the same way."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent                        # the run's root, above popen-gwN
-    folder = root / "shared" / name
-    result = folder.with_name(name + ".pickle")
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(folder) + ".lock"):
-        if not result.exists():
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
-            try:
-                value = make(folder)
-            except BaseException:
-                shutil.rmtree(folder, ignore_errors=True)
-                raise
-            result.write_bytes(pickle.dumps(value))
-        return folder, pickle.loads(result.read_bytes())
 
 
 def _publish_committed(folder: Path) -> dict:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from shared import shared
 from lumina import publish, sitedata
 from lumina.bench.site import bench_site
 from lumina.model import Level
@@ -28,11 +29,24 @@ LIMIT = 60 * 1000  # "a level page with its scripts weighs under 60 KB before im
 REAL_PACKS = Path(__file__).resolve().parents[1] / "packs"
 
 
+def _verify_and_build_fixtures(folder: Path) -> tuple[VerifyReport, site.Writer]:
+    rep = verify_paths(pack_files([FIXTURES]))
+    return rep, site.build(FIXTURES, folder / "site", verify=rep)
+
+
 @pytest.fixture(scope="module")
-def report() -> VerifyReport:
+def fixture_site(tmp_path_factory) -> tuple[Path, VerifyReport, site.Writer]:
+    """The fixture packs verified and built once for the run, whatever the number of
+    xdist workers (tests/conftest.py, `shared`): the site folder, the report, the writer."""
+    folder, (rep, writer) = shared(tmp_path_factory, "fixture-site", _verify_and_build_fixtures)
+    return folder / "site", rep, writer
+
+
+@pytest.fixture(scope="module")
+def report(fixture_site) -> VerifyReport:
     """The real verifier's report on the fixtures. Every fixture level passes the level
     checks; the packs are too small for the campaign-shape checks (30 levels a world)."""
-    rep = verify_paths(pack_files([FIXTURES]))
+    rep = fixture_site[1]
     level_failures = [f for p in rep.packs for f in p["failures"] if not f["level"].endswith(".json")]
     assert not level_failures, level_failures
     return rep
@@ -44,9 +58,9 @@ def _passing() -> VerifyReport:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, report) -> tuple[Path, site.Writer]:
-    out = tmp_path_factory.mktemp("built") / "site"
-    return out, site.build(FIXTURES, out, verify=report)
+def built(fixture_site, report) -> tuple[Path, site.Writer]:
+    """The fixture site (read it; never write into it) and its writer."""
+    return fixture_site[0], fixture_site[2]
 
 
 def _copy_packs(tmp_path: Path) -> Path:
