@@ -85,3 +85,10 @@ def _verify_committed(folder: Path):
 def committed_verify(tmp_path_factory):
     """`python -m lumina.verify` with no arguments (the packs/ folder), run once."""
     return shared(tmp_path_factory, "committed-verify", _verify_committed)[1]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first (otherwise in collection order), so both xdist workers start
+    on the long generation checks and the run does not end on one worker still busy
+    with one while the other idles."""
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("slow") is None)
