@@ -24,6 +24,7 @@ import io
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import warnings
@@ -98,7 +99,15 @@ def run_cli(command: str, *args: str | Path, env: dict[str, str] | None = None,
     return Ran(code, out.getvalue(), err.getvalue())
 
 
+def as_from_a_shell() -> None:
+    """In a child before it runs: Ctrl-C at its default, as a shell's foreground command
+    has it. A suite started in the background (`pytest &`, nohup) ignores SIGINT, and
+    an ignored SIGINT is inherited: the Ctrl-C tests would then test nothing real."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _limit_memory() -> None:
+    as_from_a_shell()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from clihelp import ROOT, exit_2, one_line, run_process
+from clihelp import ROOT, as_from_a_shell, exit_2, one_line, run_process
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
@@ -59,7 +59,7 @@ def test_pool_workers_die_with_generate(tmp_path, sig):
     with open(log, "w") as err_file:
         proc = subprocess.Popen([sys.executable, "-m", "lumina.generate", "--world", "1", "--workers", "2",
                                  "--out", str(tmp_path / "out")], cwd=ROOT, env=ENV,
-                                stdout=subprocess.DEVNULL, stderr=err_file)
+                                stdout=subprocess.DEVNULL, stderr=err_file, preexec_fn=as_from_a_shell)
     workers: list[int] = []
     try:
         deadline = time.monotonic() + 120
