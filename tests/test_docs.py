@@ -122,13 +122,14 @@ def test_ci_fails_on_any_pytest_exit_but_0():
 
 def test_pytest_runs_on_every_core_with_the_browser_tests_together():
     """pyproject's addopts run the README's bare `python -m pytest` on every core
-    (pytest-xdist, in the test extra), grouping each xdist_group on one worker."""
+    (pytest-xdist, in the test extra), grouping each xdist_group on one worker (each
+    browser test file: one Chromium per worker)."""
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     addopts = meta["tool"]["pytest"]["ini_options"]["addopts"].split()
     assert addopts[addopts.index("-n") + 1] == "auto" and "loadgroup" in addopts
     assert any(d.startswith("pytest-xdist") for d in meta["project"]["optional-dependencies"]["test"])
     browser = (ROOT / "tests" / "browser" / "conftest.py").read_text(encoding="utf-8")
-    assert 'xdist_group("browser")' in browser
+    assert 'xdist_group(f"browser-{path.stem}")' in browser
 
 
 def test_the_quick_subset_names_markers_that_exist():
