@@ -32,12 +32,13 @@ from typing import Sequence
 
 from lumina.cli import ArgumentParser, UsageError, int_in, run
 from lumina.executor import MAX_WORKERS
-from lumina.gen.packs import all_plans, dailies_plan, generate_packs, world_plan
+from lumina.gen.packs import Task, all_plans, dailies_plan, generate_packs, run_job, world_plan
 from lumina.safeio import check_output, check_writable_folder
 from lumina.worlds import CAMPAIGN, load
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, task: Task = run_job) -> int:
+    """The command; `task` runs one job (`lumina.gen.packs.run_jobs`'s seam)."""
     ap = ArgumentParser(prog="python -m lumina.generate",
                         description="Generate deterministic Lumina packs.")
     ap.add_argument("--world", type=int_in(1, 99), action="append",
@@ -84,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_output(args.out, inputs=[args.campaign], flag="--out",
                  files=[f for p in plans for f in (f"{p.name}.json", f"report-{p.name}.json")])
     check_writable_folder(args.out)
-    failures = generate_packs(plans, args.workers, args.out, args.scheduler)
+    failures = generate_packs(plans, args.workers, args.out, args.scheduler, task=task)
     for f in failures:
         print(f"FAILED: {f} (nothing written for that pack)", file=sys.stderr)
     return 1 if failures else 0

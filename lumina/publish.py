@@ -28,21 +28,21 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
 from lumina.packfile import Pack, pack_files, read_pack
-from lumina.render import site
+from lumina.render import pages, site
 from lumina.verify import VerifyReport, pack_set_problems, verify_packs
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def _verify(packs: list[Pack], campaign: Campaign = CAMPAIGN) -> VerifyReport:
-    """The verifier's report on exactly these packs (`lumina.verify.verify_packs`)."""
-    return verify_packs(packs, campaign)
+#: The verifier's seam: a function of (the packs read, the campaign) to a VerifyReport.
+#: Publish runs `lumina.verify.verify_packs`; a test passes its own (`verify=`).
+Verifier = Callable[[list[Pack], Campaign], VerifyReport]
 
 
 #: Bad input: one line on stderr, exit 2 (PackError and SiteError are ValueErrors).
@@ -54,19 +54,22 @@ def protected(packs: Path, campaign: Campaign = CAMPAIGN) -> list[Path]:
     return [Path.cwd(), packs, PROJECT, Path(campaign.source)]
 
 
-def publish(packs: Path, out: Path, campaign: Campaign = CAMPAIGN) -> int:
-    """Verify `packs`, then build into `out`. Returns the exit code."""
+def publish(packs: Path, out: Path, campaign: Campaign = CAMPAIGN, *,
+            verify: Verifier = verify_packs, builders: Sequence = pages.BUILDERS) -> int:
+    """Verify `packs` (with `verify`), then build into `out` (the page kinds of
+    `builders`). Returns the exit code."""
     try:
         safeio.check_output(out, inputs=[packs, campaign.source], files=[])   # before any work
         safeio.check_out(out, protect=protected(packs, campaign))
         with safeio.lock(out):                               # a second publish waits
-            return _publish(packs, out, campaign)
+            return _publish(packs, out, campaign, verify, builders)
     except INPUT_ERRORS as e:
         print(one_line(f"publish: {e}"), file=sys.stderr)
         return 2
 
 
-def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
+def _publish(packs: Path, out: Path, campaign: Campaign, verify: Verifier,
+             builders: Sequence) -> int:
     """Verify, render and swap in the site (the lock on `out` held)."""
     if not packs.is_dir():
         raise site.SiteError(f"{packs}: not a folder of packs")
@@ -75,7 +78,7 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
     if problems:
         raise site.SiteError(problems[0])
     print(f"publish: verifying {len(read)} packs in {packs}", file=sys.stderr)
-    report = _verify(read, campaign)
+    report = verify(read, campaign)
     if not report.ok:
         for line in report.lines:
             print(line, file=sys.stderr)
@@ -84,14 +87,16 @@ def _publish(packs: Path, out: Path, campaign: Campaign) -> int:
               + (f" (first: {failed[0]})" if failed else "") + f"; {out} untouched", file=sys.stderr)
         return 1
     print("publish: verified; building", file=sys.stderr)
-    writer = site.render(site.gather(packs, report, campaign, packs=read))
+    writer = site.render(site.gather(packs, report, campaign, packs=read), builders=builders)
     safeio.replace_tree(writer.files, out, protect=protected(packs, campaign))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, verify: Verifier = verify_packs,
+         builders: Sequence = pages.BUILDERS) -> int:
+    """The command; `verify` and `builders` are the seams `publish` takes."""
     ap = ArgumentParser(prog="python -m lumina.publish", description=__doc__.splitlines()[0])
     ap.add_argument("--packs", default="packs", type=Path, help="folder of packs (default: packs)")
     ap.add_argument("--out", default="site", type=Path, help="output folder (default: site)")
@@ -99,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the campaign file (default: lumina/campaign.toml)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
-    return publish(args.packs, args.out, campaign)
+    return publish(args.packs, args.out, campaign, verify=verify, builders=builders)
 
 
 if __name__ == "__main__":

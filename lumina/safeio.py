@@ -96,7 +96,7 @@ def _cannot_write(where: str | os.PathLike, e: OSError) -> OutputError:
 
 
 # A test hook: called with a step name just before each rename or delete of a
-# write, so a fault test can kill the process at every step (tests/test_hardening.py).
+# write, so a fault test can kill the process at every step (tests/test_safeio.py).
 fault_point: Callable[[str], None] = lambda step: None
 
 

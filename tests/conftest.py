@@ -1,6 +1,14 @@
-"""Shared pytest configuration: hypothesis profiles, and tests/ on the path for the helpers.
+"""Shared pytest configuration: hypothesis profiles, tests/ on the path for the helpers,
+and the session fixtures that cost seconds, made once for the whole run.
 
-The ``slow`` marker is declared in pyproject.toml.
+The ``slow`` marker is declared in pyproject.toml. The suite runs on every core
+(pytest-xdist, `addopts` in pyproject.toml); `shared(...)` (tests/shared.py) makes a
+fixture's result once for all workers.
+
+    committed_publish   `python -m lumina.publish` of the committed packs (the real
+                        verifier, the real site), run once: its exit code, output,
+                        verifier's report and the site folder it wrote
+    committed_verify    `python -m lumina.verify` (no arguments: the packs/ folder), once
 
 Profiles: ``default`` (random, modest, no deadline) and ``ci`` (derandomized, so a
 CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
@@ -8,6 +16,7 @@ CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -21,6 +30,8 @@ if str(TESTS) not in sys.path:
 if str(TESTS.parent) not in sys.path:
     sys.path.append(str(TESTS.parent))  # the checkout, for a bare `pytest` without `pip install -e .`
 
+
+from shared import shared  # noqa: E402  (tests/ is on the path from here)
 
 settings.register_profile(
     "default", max_examples=100, deadline=None,
@@ -39,3 +50,45 @@ def pytest_sessionstart(session):
     from lumina.engine.unbuilt import FIX
     if not BUILT:
         pytest.exit(FIX, returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def _publish_committed(folder: Path) -> dict:
+    from clihelp import PACKS, command_main, run_cli
+    from lumina import publish
+    from lumina.verify import verify_packs
+    reports = []
+
+    def keeping(read, campaign):                  # the real verifier; its report kept
+        reports.append(verify_packs(read, campaign))
+        return reports[-1]
+    ran = run_cli("publish", "--packs", PACKS, "--out", folder / "site",
+                  main=functools.partial(command_main("publish"), verify=keeping))
+    assert len(reports) == 1, ran.stderr[-2000:]
+    return {"ran": ran, "report": reports[0]}
+
+
+@pytest.fixture(scope="session")
+def committed_publish(tmp_path_factory) -> dict:
+    """`python -m lumina.publish --packs packs --out SITE` of the committed packs, run
+    once for the run: {"ran": exit code and output, "report": the verifier's report,
+    "site": the folder it wrote}. Read it; never write into "site"."""
+    folder, made = shared(tmp_path_factory, "committed-publish", _publish_committed)
+    return {**made, "site": folder / "site"}
+
+
+def _verify_committed(folder: Path):
+    from clihelp import run_cli
+    return run_cli("verify")                      # the packs/ folder of the project
+
+
+@pytest.fixture(scope="session")
+def committed_verify(tmp_path_factory):
+    """`python -m lumina.verify` with no arguments (the packs/ folder), run once."""
+    return shared(tmp_path_factory, "committed-verify", _verify_committed)[1]
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first (otherwise in collection order), so both xdist workers start
+    on the long generation checks and the run does not end on one worker still busy
+    with one while the other idles."""
+    items[:] = sorted(items, key=lambda item: item.get_closest_marker("slow") is None)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from clihelp import run_cli
 from lumina import bench
 from lumina.cli import UsageError
 
@@ -22,7 +23,8 @@ BENCH = PACKAGE / "bench"
 HELPERS = {"__init__", "__main__", "pybfs"}      # the package face, its entry, a baseline
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
+def _python(*args: str) -> subprocess.CompletedProcess:
+    """A fresh interpreter: for what a benchmark imports, seen from an empty sys.modules."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=120)
@@ -33,7 +35,7 @@ def _tree(path: Path) -> ast.Module:
 
 
 def test_help_lists_every_benchmark_and_every_module_is_listed():
-    proc = _run("-m", "lumina.bench", "--help")
+    proc = run_cli("bench", "--help")
     assert proc.returncode == 0, proc.stderr
     names = [name for name, _ in bench.BENCHMARKS]
     assert names == ["solver", "analyse", "sweep", "deep", "strategies", "generate", "cluster",
@@ -54,12 +56,12 @@ def test_each_benchmark_module_has_the_one_interface(name):
 
 
 def test_benchmark_help_shows_its_options():
-    proc = _run("-m", "lumina.bench", "deep", "--help")
+    proc = run_cli("bench", "deep", "--help")
     assert proc.returncode == 0 and "--target" in proc.stdout and "--budget" in proc.stdout
 
 
 def test_unknown_benchmark_is_one_line_exit_2():
-    proc = _run("-m", "lumina.bench", "nope")
+    proc = run_cli("bench", "nope")
     assert proc.returncode == 2
     err = proc.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("lumina.bench: error:") and "solver" in err[0]
@@ -125,14 +127,37 @@ def test_a_benchmark_loads_only_itself(tmp_path):
             f"main(['solver', '--rush', {str(rush)!r}]); "
             "print(sorted(m for m in ('lumina.generate', 'lumina.render.site', 'distributed', "
             "'lumina.strategies') if m in sys.modules))")
-    proc = _run("-c", code)
+    proc = _python("-c", code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_python_m_lumina_lists_every_benchmark():
-    proc = _run("-m", "lumina")
+    proc = run_cli("lumina")
     assert proc.returncode == 0, proc.stderr
     line = next(ln for ln in proc.stdout.splitlines() if "python -m lumina.bench" in ln)
     assert line.split("lumina.bench", 1)[1].split(" | ") == [
         f" {name}" if i == 0 else name for i, (name, _) in enumerate(bench.BENCHMARKS)]
+
+
+# was test_hardening.py::test_bench_site_exits_0
+def test_bench_site_exits_0(capsys, monkeypatch):
+    from lumina import cli
+    from lumina.bench import __main__ as bench_main, site as bench_site
+    monkeypatch.setattr(bench_site, "bench_site", lambda *a, **k: print("site: 3 files") or {"seconds": 1})
+    assert cli.guarded(bench_main.main, ["site"]) == 0
+    assert "site: 3 files" in capsys.readouterr().out
+
+
+# was test_hardening.py::test_quick_bench_does_not_overwrite_committed_file
+def test_quick_strategies_bench_does_not_overwrite_the_committed_table(monkeypatch, tmp_path):
+    from lumina.bench import __main__ as bench_main, strategies as bench_strategies
+    seen = []
+    monkeypatch.setattr(bench_strategies, "bench_strategies", lambda quick, out: seen.append((quick, out)) or 0)
+    committed = Path("packs/strategies.json")
+    assert bench_main.main(["strategies", "--quick"]) == 0
+    assert seen[-1][0] and seen[-1][1] is not None and seen[-1][1].resolve() != committed.resolve()
+    assert bench_main.main(["strategies", "--quick", "--out", str(tmp_path / "s.json")]) == 0
+    assert seen[-1][1] == tmp_path / "s.json"
+    assert bench_main.main(["strategies"]) == 0
+    assert seen[-1] == (False, committed)

@@ -8,13 +8,11 @@ editor's 300 ms target. Bad flags and a machine without Node.js end in one line,
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
+from clihelp import Ran, run_cli
 from lumina.packfile import read_pack
 from lumina.verify import default_paths
 
@@ -25,10 +23,9 @@ LINE = re.compile(r"^  (?P<id>[\w.-]+) \((?P<pick>highest par|most positions): p
                   r"\((?P<ratio>[\d.]+)x\); target 300 ms$")
 
 
-def _bench(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "lumina.bench", "editor", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+def _bench(*args: str, env: dict | None = None) -> Ran:
+    """`python -m lumina.bench editor ARGS`, in this process (tests/clihelp.py)."""
+    return run_cli("bench", "editor", *args, env=env)
 
 
 def test_bench_editor_prints_its_figures_for_the_hardest_committed_levels():

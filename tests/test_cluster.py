@@ -196,13 +196,14 @@ def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, tmp_p
 
 
 @pytest.mark.slow
-def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, monkeypatch):
+def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path):
     marker = tmp_path / "killed"
-    monkeypatch.setattr(packs, "_job", functools.partial(_die_once, str(marker)))
     before = set(cluster.scheduler_info["workers"])
     out = tmp_path / "out"
-    code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
-                                       "--out", str(out)])
+    die_once = functools.partial(_die_once, str(marker))         # generate's `task` seam
+    code = cli.guarded(functools.partial(generate.main, task=die_once),
+                       ["--world", "1", "--scheduler", cluster.scheduler_address, "--out", str(out)],
+                       prog="lumina.generate")
     assert code == 0
     pid = int(marker.read_text())                     # a worker did die mid-run
     with pytest.raises(ProcessLookupError):
@@ -213,13 +214,12 @@ def test_worker_killed_mid_run_still_gives_identical_bytes(cluster, tmp_path, mo
 
 
 @pytest.mark.slow
-def test_task_that_keeps_killing_workers_is_one_line_and_writes_nothing(cluster, tmp_path, capsys,
-                                                                         monkeypatch):
-    monkeypatch.setattr(packs, "_job", _always_die)
+def test_task_that_keeps_killing_workers_is_one_line_and_writes_nothing(cluster, tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
-    code = cli.guarded(generate.main, ["--world", "1", "--scheduler", cluster.scheduler_address,
-                                       "--out", str(out)])
+    code = cli.guarded(functools.partial(generate.main, task=_always_die),   # generate's `task` seam
+                       ["--world", "1", "--scheduler", cluster.scheduler_address, "--out", str(out)],
+                       prog="lumina.generate")
     assert code == 2
     err = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
     assert len(err) == 1 and "nothing written" in err[0], err

@@ -189,3 +189,21 @@ def test_the_job_machinery_raises_its_own_errors():
 def test_a_missing_earlier_pack_is_a_generate_error(tmp_path):
     with pytest.raises(packs.GenerateError, match="world-1.json: missing"):
         packs.earlier_packs(tmp_path, ["world-1"])
+
+
+# was test_hardening.py::test_engine_not_compiled_fails
+def test_engine_tests_fail_not_skip_when_the_engine_is_not_compiled(tmp_path):
+    """The engine tests must fail (not skip) in a checkout whose engine is not built. A
+    real pytest in a copy of the checkout without the compiled engine."""
+    import shutil
+    shutil.copytree(ROOT / "lumina", tmp_path / "lumina",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "*.c", "__pycache__"))
+    shutil.copytree(ROOT / "tests", tmp_path / "tests",
+                    ignore=shutil.ignore_patterns("browser", "__pycache__"))
+    # one pytest for the three files: a file that skipped would show in the last line
+    names = ("test_engine_regressions.py", "test_rush_sample.py", "test_engine_parity.py")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           *(f"tests/{name}" for name in names)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode not in (0, 5), proc.stdout[-2000:]
+    assert "skipped" not in proc.stdout.splitlines()[-1], proc.stdout[-2000:]

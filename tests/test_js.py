@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
+
+from clihelp import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,8 +17,8 @@ def test_node_suite_with_fresh_parity_vectors():
     packs = sorted((ROOT / "packs").glob("world-*.json")) + [ROOT / "packs" / "dailies.json"]
     assert all(p.exists() for p in packs), "the committed packs are missing"
     out = ROOT / "tests" / "js" / "vectors.json"
-    subprocess.run([sys.executable, "-m", "lumina.vectors", *map(str, packs), "--out", str(out)],
-                   cwd=ROOT, check=True, capture_output=True, text=True)
+    made = run_cli("vectors", *packs, "--out", out)
+    assert made.returncode == 0, made.stderr
     proc = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, capture_output=True, text=True)
     tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-40:])
     assert proc.returncode == 0, f"node --test failed:\n{tail}"

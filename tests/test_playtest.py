@@ -496,10 +496,8 @@ def test_reader_alone_reads_attempts_in_file_order(tmp_path):
 
 
 def test_command_line_errors_name_the_command(tmp_path):
-    import subprocess
-    import sys
-    proc = subprocess.run([sys.executable, "-m", "lumina.playtest", str(tmp_path / "none.jsonl"),
-                           "--out", str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True)
+    from clihelp import run_cli
+    proc = run_cli("playtest", tmp_path / "none.jsonl", "--out", tmp_path / "r")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines()[-1] == "lumina.playtest: error: no play log could be read"
 

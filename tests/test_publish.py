@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from shared import shared
 from lumina import publish, sitedata
 from lumina.bench.site import bench_site
 from lumina.model import Level
@@ -28,11 +29,24 @@ LIMIT = 60 * 1000  # "a level page with its scripts weighs under 60 KB before im
 REAL_PACKS = Path(__file__).resolve().parents[1] / "packs"
 
 
+def _verify_and_build_fixtures(folder: Path) -> tuple[VerifyReport, site.Writer]:
+    rep = verify_paths(pack_files([FIXTURES]))
+    return rep, site.build(FIXTURES, folder / "site", verify=rep)
+
+
 @pytest.fixture(scope="module")
-def report() -> VerifyReport:
+def fixture_site(tmp_path_factory) -> tuple[Path, VerifyReport, site.Writer]:
+    """The fixture packs verified and built once for the run, whatever the number of
+    xdist workers (tests/conftest.py, `shared`): the site folder, the report, the writer."""
+    folder, (rep, writer) = shared(tmp_path_factory, "fixture-site", _verify_and_build_fixtures)
+    return folder / "site", rep, writer
+
+
+@pytest.fixture(scope="module")
+def report(fixture_site) -> VerifyReport:
     """The real verifier's report on the fixtures. Every fixture level passes the level
     checks; the packs are too small for the campaign-shape checks (30 levels a world)."""
-    rep = verify_paths(pack_files([FIXTURES]))
+    rep = fixture_site[1]
     level_failures = [f for p in rep.packs for f in p["failures"] if not f["level"].endswith(".json")]
     assert not level_failures, level_failures
     return rep
@@ -44,9 +58,9 @@ def _passing() -> VerifyReport:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, report) -> tuple[Path, site.Writer]:
-    out = tmp_path_factory.mktemp("built") / "site"
-    return out, site.build(FIXTURES, out, verify=report)
+def built(fixture_site, report) -> tuple[Path, site.Writer]:
+    """The fixture site (read it; never write into it) and its writer."""
+    return fixture_site[0], fixture_site[2]
 
 
 def _copy_packs(tmp_path: Path) -> Path:
@@ -185,24 +199,26 @@ def test_page_weight_counts_what_a_page_loads_before_any_interaction(built):
             assert p in writer.files, p    # they exist: loaded on demand, not dropped
 
 
-def test_verification_is_called_on_every_pack_before_building(tmp_path, monkeypatch):
+def test_verification_is_called_on_every_pack_before_building(tmp_path):
     seen = []
 
     def fake(packs, campaign):
         seen.append([p.path.name for p in packs])
         assert not (tmp_path / "site").exists()          # nothing built yet
         return _passing()
-    monkeypatch.setattr(publish, "_verify", fake)
-    assert publish.main(["--packs", str(FIXTURES), "--out", str(tmp_path / "site")]) == 0
+    assert publish.main(["--packs", str(FIXTURES), "--out", str(tmp_path / "site")], verify=fake) == 0
     assert seen == [["world-1.json", "world-2.json", "world-3.json", "world-4.json", "world-5.json",
                      "dailies.json"]]
 
 
 
 
-def test_publish_real_packs_end_to_end(tmp_path):
-    out = tmp_path / "site"
-    assert publish.main(["--packs", str(REAL_PACKS), "--out", str(out)]) == 0
+def test_publish_real_packs_end_to_end(committed_publish):
+    """`python -m lumina.publish` of the committed packs (run once this run:
+    tests/conftest.py, `committed_publish`)."""
+    ran, out = committed_publish["ran"], committed_publish["site"]
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.startswith("published ") and "Traceback" not in ran.stderr
     files = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert len(site.level_pages(files)) == 150 + 174
     assert max(site.page_weight(files, p) for p in site.level_pages(files)) < LIMIT
@@ -227,10 +243,10 @@ def test_failing_pack_leaves_site_exactly_as_it_was(tmp_path, capsys):
     assert "w1-04" in err and "untouched" in err
 
 
-def test_publish_writes_site_and_summary(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(publish, "_verify", lambda paths, campaign: _passing())
+def test_publish_writes_site_and_summary(tmp_path, capsys):
     out = _sentinel_site(tmp_path)
-    assert publish.main(["--packs", str(FIXTURES), "--out", str(out)]) == 0
+    assert publish.main(["--packs", str(FIXTURES), "--out", str(out)],
+                        verify=lambda read, campaign: _passing()) == 0
     assert "Lumina" in (out / "index.html").read_text()
     assert not (out / "w1" / "01.html").read_text().startswith("old")
     assert capsys.readouterr().out.startswith("published ")
@@ -374,13 +390,13 @@ def test_gate_table_has_no_raw_dicts_with_a_real_gate_report(tmp_path):
     assert "40 ★" in row and "14 ★" in row and ">no<" in row
 
 
-def test_strategy_table_refuses_a_row_without_its_fields(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(publish, "_verify", lambda paths, campaign: _passing())
+def test_strategy_table_refuses_a_row_without_its_fields(tmp_path, capsys):
     packs = _copy_packs(tmp_path)
     doc = json.loads((packs / "strategies.json").read_text())
     del doc["rows"][1]["filtered"]["near_duplicate"]
     (packs / "strategies.json").write_text(json.dumps(doc))
-    assert publish.main(["--packs", str(packs), "--out", str(tmp_path / "site")]) == 2
+    assert publish.main(["--packs", str(packs), "--out", str(tmp_path / "site")],
+                        verify=lambda read, campaign: _passing()) == 2
     err = capsys.readouterr().err
     assert "strategies.json: rows[1].filtered.near_duplicate: missing" in err
 
@@ -454,11 +470,12 @@ def test_bench_site_reports_seconds_and_weight(capsys):
     assert "heaviest level page" in capsys.readouterr().out
 
 
-def test_committed_site_matches_a_fresh_build_of_packs(tmp_path):
-    """site/ is committed: it must be exactly what `python -m lumina.publish` makes."""
+def test_committed_site_matches_a_fresh_build_of_packs(committed_publish):
+    """site/ is committed: it must be exactly what `python -m lumina.publish` makes
+    (the one publish of the committed packs this run makes: `committed_publish`)."""
     committed = REAL_PACKS.parent / "site"
-    out = tmp_path / "site"
-    assert publish.main(["--packs", str(REAL_PACKS), "--out", str(out)]) == 0
+    out = committed_publish["site"]
+    assert committed_publish["ran"].returncode == 0, committed_publish["ran"].stderr[-2000:]
 
     def tree(root):
         return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
@@ -571,3 +588,44 @@ def test_chart_labels_never_overlap():
         assert not bad, bad[:3]
     assert charts.tick_every(30, 900) == 1 and charts.tick_every(42, 280) == 5
     assert charts.place_labels([(10, 50, "12"), (14, 50, "13")]) == [(10, 41), (14, 71)]
+
+
+# ------------------------------------------------------------------ read once (issue 20, class 4)
+
+# was test_hardening_round2.py::test_publish_renders_the_packs_it_verified
+def test_publish_renders_the_packs_it_verified(tmp_path):
+    """Publish read the packs twice, once to verify and once to render: a pack
+    replaced in between (a concurrent generate) was published unverified. The real
+    verifier runs (its verdict on the small fixtures, too small for the campaign's
+    shape, is replaced by a pass); the pack is replaced on disk the moment it returns."""
+    from lumina.verify import verify_packs
+    packs = _copy_packs(tmp_path)
+    swapped = json.loads((packs / "world-1.json").read_text())
+    swapped["name"] = "Unverified Swap"
+
+    def verify_then_swap(read, campaign):
+        verify_packs(read, campaign)
+        (packs / "world-1.json").write_text(json.dumps(swapped))   # a generate lands now
+        return _passing()
+    assert publish.main(["--packs", str(packs), "--out", str(tmp_path / "site")], verify=verify_then_swap) == 0
+    html = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert "Willow Hollow" in html and "Unverified Swap" not in html
+
+
+# was test_hardening_round2.py::test_publish_reads_each_pack_once
+def test_publish_reads_each_pack_once(tmp_path, monkeypatch):
+    """The same class, at its root: the objects verified are the objects rendered, so
+    every pack is read from disk exactly once."""
+    from lumina import packfile
+    packs = _copy_packs(tmp_path)
+    reads: list[str] = []
+    real_read = packfile.read_bounded
+
+    def counting(path, *a, **k):
+        reads.append(Path(path).name)
+        return real_read(path, *a, **k)
+    monkeypatch.setattr(packfile, "read_bounded", counting)
+    assert publish.main(["--packs", str(packs), "--out", str(tmp_path / "site")],
+                        verify=lambda read, campaign: _passing()) == 0
+    for name in ("world-1.json", "world-5.json", "dailies.json"):
+        assert reads.count(name) == 1, (name, reads)

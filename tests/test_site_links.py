@@ -56,6 +56,12 @@ def parse(text: str) -> Links:
 
 @pytest.fixture(scope="module", params=SOURCES, ids=lambda p: p.parent.name + "/" + p.name)
 def built(request, tmp_path_factory) -> Path:
+    """The site of the fixture packs, built here; of the committed packs, the one publish
+    of them this run makes (tests/conftest.py, `committed_publish`)."""
+    if request.param == REPO / "packs":
+        published = request.getfixturevalue("committed_publish")
+        assert published["ran"].returncode == 0, published["ran"].stderr[-2000:]
+        return published["site"]
     out = tmp_path_factory.mktemp("links") / "site"
     site.build(request.param, out)
     return out

@@ -17,12 +17,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from clihelp import run_cli
 from lumina import model
 from lumina.model import GEN4_MEASURES, Level, LevelError
 
@@ -186,9 +185,7 @@ def test_not_an_object():
 def test_cli_bad_level_file_exits_2_with_one_line(tmp_path: Path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(edit(EXIT, optimum=3)))
-    proc = subprocess.run([sys.executable, "-m", "lumina.solve", str(path)],
-                          capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[1])
+    proc = run_cli("solve", path)
     assert proc.returncode == 2, proc
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -199,9 +196,7 @@ def test_cli_bad_level_file_exits_2_with_one_line(tmp_path: Path):
 def test_cli_square_block_file_exits_2(tmp_path: Path):
     path = tmp_path / "square.json"
     path.write_text(json.dumps(edit(EXIT, blocks__1__w=2, blocks__1__h=2)))
-    proc = subprocess.run([sys.executable, "-m", "lumina.solve", str(path)],
-                          capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[1])
+    proc = run_cli("solve", path)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc
     assert "Traceback" not in proc.stderr and "blocks[1]" in proc.stderr
 

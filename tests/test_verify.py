@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-
+from clihelp import Ran, exit_2, run_cli
 from lumina import judge
 from lumina.desc import from_grid
 from lumina.engine import Board, level_at, measure, solve
@@ -25,9 +23,9 @@ PACKS = ROOT / "packs"
 
 
 
-def run_verify(*paths) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "lumina.verify", *map(str, paths)], cwd=ROOT,
-                          capture_output=True, text=True)
+def run_verify(*paths) -> Ran:
+    """`python -m lumina.verify PATHS`, in this process (tests/clihelp.py)."""
+    return run_cli("verify", *paths)
 
 
 # ---------------------------------------------------------------------------
@@ -544,8 +542,10 @@ def test_fixture_packs_are_judged_by_the_rules_they_were_made_under(tmp_path):
 # ---------------------------------------------------------------------------
 # The committed packs.
 
-def test_committed_packs_verify():
-    report = verify_paths(default_paths(PACKS))
+def test_committed_packs_verify(committed_publish):
+    """The committed packs pass the verifier (its report from the one publish of them
+    this run makes: tests/conftest.py, `committed_publish`)."""
+    report = committed_publish["report"]
     assert report.ok, "\n".join(report.lines)
     by = {p["pack"]: p for p in report.packs}
     for n in range(1, 6):
@@ -556,18 +556,53 @@ def test_committed_packs_verify():
     assert all(g["reachable"] for g in report.gates.values()) and len(report.gates) == 5
 
 
-def test_cli_prints_counts_and_histograms():
-    proc = run_verify()
+def test_cli_prints_counts_and_histograms(committed_verify):
+    proc = committed_verify                 # `python -m lumina.verify`, run once this run
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "World 1 (Willow Hollow): 30/30 solvable · 30/30 optimal counts confirmed · " in proc.stdout
     assert "twist levels bind · par " in proc.stdout
     assert proc.stdout.count("moves→levels") == 6
 
 
-def test_committed_packs_are_read_and_judged():
+def test_committed_packs_are_read_and_judged(committed_publish):
     """The committed packs are read, and every level is re-solved and confirmed."""
-    report = verify_paths(default_paths(PACKS))
+    report = committed_publish["report"]
+    assert [p["pack"] for p in report.packs] == [p.stem for p in default_paths(PACKS)]
     by = {p["pack"]: p for p in report.packs}
     assert sorted(by) == ["dailies"] + [f"world-{n}" for n in range(1, 6)]
     for p in by.values():
         assert p["levels"] == p["solvable"] == p["confirmed"]
+
+
+# ---------------------------------------------------------------------------
+# The command line (the first outside attack, issue 10).
+
+# was test_hardening.py::test_verify_packs_folder
+def test_cli_reads_a_packs_folder(committed_verify):
+    """A folder stands for its world-*.json and dailies.json (`python -m lumina.verify`
+    with no argument reads the folder packs/: run once this run, `committed_verify`)."""
+    assert committed_verify.returncode == 0, committed_verify.stderr[-2000:]
+    out = committed_verify.stdout
+    for n in range(1, 6):
+        assert f"World {n} (" in out
+    assert "Daily pool" in out and out.rstrip().splitlines()[-1].startswith("OK: 324 levels")
+
+
+# was test_hardening.py::test_verify_empty_folder_is_one_line
+def test_cli_empty_folder_is_one_line(tmp_path):
+    line = exit_2(run_cli("verify", tmp_path))
+    assert "no world-*.json" in line
+
+
+# was test_hardening.py::test_tutorial_with_illegal_stored_move
+def test_tutorial_with_illegal_stored_move_fails_not_crashes(tmp_path):
+    data = json.loads((PACKS / "world-5.json").read_text())
+    tut = data["levels"][0]
+    assert tut["tutorial"] and len(tut["solution"]) >= 1
+    tut["solution"][0] = [tut["solution"][0][0], 40]          # far off the board
+    p = tmp_path / "world-5.json"
+    p.write_text(json.dumps(data))
+    ran = run_verify(p)
+    assert "Traceback" not in ran.stderr, ran.stderr[-2000:]
+    assert ran.returncode == 1, ran.stderr[-2000:]
+    assert "FAIL w5-01: stored move 1" in ran.stdout

@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from lumina import judge
 from lumina.engine import keep_freed_memory, measure
@@ -71,15 +71,16 @@ def run_job(job: Job) -> BucketResult | SlotResult:
     return generate_slot(job.bucket, job.seed, job.slot)
 
 
-_job = run_job          # the task the executor runs (tests swap it for a failing one)
+Task = Callable[[Job], "BucketResult | SlotResult"]
 
 
-def run_jobs(label: str, jobs: Sequence[Job], workers: int, scheduler: str | None = None
-             ) -> list[BucketResult | SlotResult]:
+def run_jobs(label: str, jobs: Sequence[Job], workers: int, scheduler: str | None = None,
+             task: Task = run_job) -> list[BucketResult | SlotResult]:
     """Run jobs through the executor seam (this process, a local pool, or the Dask
-    cluster at `scheduler`), longest first; results in job order."""
+    cluster at `scheduler`), longest first; results in job order. `task` runs one job
+    (`run_job`; a test passes one that kills its worker)."""
     order = sorted(range(len(jobs)), key=lambda i: (-jobs[i].cost, i))
-    got = run_ordered(_job, [jobs[i] for i in order], workers=workers, scheduler=scheduler,
+    got = run_ordered(task, [jobs[i] for i in order], workers=workers, scheduler=scheduler,
                       label=label, names=[jobs[i].name for i in order])
     out: list = [None] * len(jobs)
     for i, r in zip(order, got):
@@ -184,14 +185,14 @@ def dailies_plan(seed: int | None = None, pool: int | None = None,
 
 
 def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
-                   scheduler: str | None = None, timings: dict[str, float] | None = None
-                   ) -> list[str]:
+                   scheduler: str | None = None, timings: dict[str, float] | None = None,
+                   task: Task = run_job) -> list[str]:
     """Generate `plans` in one run: every job of every pack goes to the executor at
     once (so two cores, or a cluster, stay busy across pack boundaries), then each
     pack, in order, is assembled, settled against the packs before it (read from
     `out`, where the earlier plans of this run have just been written) and written.
     A pack that fails is not written, and packs judged against it are not either.
-    Returns the failures, one line each."""
+    Returns the failures, one line each. `task` runs one job (see `run_jobs`)."""
     made = {p.name for p in plans}
     read: dict[str, list[Level]] = {}   # each earlier pack is read from `out` once
 
@@ -206,7 +207,7 @@ def generate_packs(plans: Sequence[PackPlan], workers: int, out: Path,
     jobs = [jobs_of(p.buckets, p.seed) for p in plans]
     t0 = time.perf_counter()
     flat = run_jobs(", ".join(p.name for p in plans), [j for js in jobs for j in js],
-                    workers, scheduler)
+                    workers, scheduler, task)
     if timings is not None:
         timings["jobs"] = time.perf_counter() - t0
     failures: list[str] = []

@@ -22,6 +22,7 @@ import hashlib
 import posixpath
 import re
 from pathlib import Path
+from typing import Callable, Sequence
 
 import jinja2
 
@@ -54,11 +55,14 @@ def environment(templates: Path) -> jinja2.Environment:
     return env
 
 
-def render(data: SiteInput, templates: Path = TEMPLATES) -> Writer:
-    """Every output of the site, in one Writer (nothing on disk yet)."""
+def render(data: SiteInput, templates: Path = TEMPLATES, *,
+           builders: Sequence[Callable[[pages.Site], None]] = pages.BUILDERS) -> Writer:
+    """Every output of the site, in one Writer (nothing on disk yet): the pages of
+    `builders` (every page kind unless a test asks for fewer), the static files and the
+    offline files."""
     out = Writer()
     s = pages.Site(data=data, env=environment(Path(templates)), out=out)
-    for build_pages in pages.BUILDERS:
+    for build_pages in builders:
         build_pages(s)
     for rel, blob in assets.static_files(Path(templates)):
         out.add(rel, blob)

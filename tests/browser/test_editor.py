@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 import reference as R
-from conftest import REPO, shoot
+from clihelp import run_cli
+from conftest import shoot
 from helpers import drag
 
 from lumina import judge, schema
@@ -107,15 +106,12 @@ def export_and_reread(page, tmp_path: Path, lv: Level) -> Path:
         page.click("#export")
     path = tmp_path / d.value.suggested_filename
     d.value.save_as(path)
-    env = dict(os.environ)
-    run = lambda *args: subprocess.run([sys.executable, "-m", *args], cwd=REPO, env=env,  # noqa: E731
-                                       capture_output=True, text=True, timeout=300)
     par = solve(lv).optimal
-    solved = run("lumina.solve", str(path), "--analyse", "--json")
+    solved = run_cli("solve", path, "--analyse", "--json")
     assert solved.returncode == 0, solved.stderr
     rec = json.loads(solved.stdout.splitlines()[0])
     assert (rec["outcome"], rec["optimal"]) == ("solved", par)
-    verified = run("lumina.verify", str(path))
+    verified = run_cli("verify", path)
     assert "1/1 optimal counts confirmed" in verified.stdout, verified.stdout + verified.stderr
     assert verified.returncode == 0, verified.stdout
     return path

@@ -5,10 +5,8 @@ level left unfinished), export the log from the progress page (a real download),
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
-from conftest import REPO
+from clihelp import run_cli
 from helpers import drag
 
 KEY = "lumina.playlog.v1"
@@ -69,8 +67,7 @@ def test_exported_play_log_reports_exactly_what_was_played(page, base_url, packs
     assert dl.value.suggested_filename == "lumina-playlog.jsonl"
 
     out = tmp_path / "report"
-    proc = subprocess.run([sys.executable, "-m", "lumina.playtest", str(log), "--packs", str(packs_dir),
-                           "--out", str(out)], cwd=REPO, capture_output=True, text=True)
+    proc = run_cli("playtest", log, "--packs", packs_dir, "--out", out)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     rep = json.loads((out / "playtest.json").read_text())
     assert (rep["players"], rep["attempts"], rep["levels_played"]) == (1, 2, 2)
