@@ -55,6 +55,12 @@ class SiteInput:
     verify: VerifyReport
     campaign: Campaign
     daily_generator: str = ""      # the daily pool's generator version
+    practice: tuple[Level, ...] = ()   # packs/practice.json's proven levels, when it exists
+    practice_generator: str = ""
+
+#: The optional practice pack: the format of dailies.json, pack meta "pack": "practice",
+#: level ids p-00001 ... (docs/SITE.md "Practice").
+PRACTICE_PACK = "practice.json"
 
 
 def level_num(level: Level) -> int:
@@ -86,8 +92,12 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     worlds: list[World] = []
     dailies: tuple[Level, ...] = ()
     daily_generator = ""
+    practice: Pack | None = None
     for pack in packs:
         path = pack.path
+        if path.name == PRACTICE_PACK:
+            practice = pack
+            continue
         if path.name == "dailies.json":
             _check_levels(path, pack.levels, lambda i: f"d-{i + 1:03d}")
             if len(pack.levels) != campaign.daily_pool:
@@ -115,10 +125,19 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     nums = [w.number for w in worlds]
     if len(set(nums)) != len(nums):
         raise SiteError(f"{packs_dir}: world: two packs claim the same world number")
+    prac_path = packs_dir / PRACTICE_PACK
+    if practice is None and (prac_path.exists() or prac_path.is_symlink()):
+        practice = read_pack(prac_path)
+    if practice is not None:
+        if practice.meta.get("pack") != "practice":
+            raise SiteError(f"{practice.path}: pack: must be \"practice\", got {practice.meta.get('pack')!r}")
+        _check_levels(practice.path, practice.levels, lambda i: f"p-{i + 1:05d}")
     reports = tuple(read_report(p) for p in report_files(packs_dir))
     strat_path = packs_dir / "strategies.json"
     strategies = (read_strategies(strat_path, CLASSES, FILTERS)
                   if strat_path.exists() or strat_path.is_symlink() else None)
     return SiteInput(worlds=tuple(worlds), dailies=dailies, reports=reports, strategies=strategies,
                      verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}),
-                     campaign=campaign, daily_generator=daily_generator)
+                     campaign=campaign, daily_generator=daily_generator,
+                     practice=practice.levels if practice else (),
+                     practice_generator=str(practice.meta.get("generator", "")) if practice else "")
