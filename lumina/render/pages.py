@@ -281,7 +281,7 @@ def share(s: Site) -> None:
 
 
 #: Levels per practice shard (practice/<mechanic>-<tier>-<k>.json): a shard stays a few KB.
-PRACTICE_SHARD = 100
+PRACTICE_SHARD = 50
 
 
 def practice_sets(levels: tuple[Level, ...]) -> dict[tuple[str, str], list[Level]]:

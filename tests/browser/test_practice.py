@@ -61,8 +61,3 @@ def test_a_practice_level_past_the_end_says_so(page, base_url, packs):
     assert str(len(lvs)) in page.locator("#play-error").inner_text()
 
 
-def test_no_practice_pack_no_practice_page(tmp_path, packs_dir):
-    from lumina.render import site
-    w = site.render(site.gather(packs_dir) if not (packs_dir / "practice.json").exists() else None)
-    assert "practice.html" not in w.files and not any(p.startswith("practice/") for p in w.files)
-    assert "practice.html" not in w.files["index.html"].decode()
