@@ -37,7 +37,7 @@ export async function practice() {
     const k = a.dataset.pickTier;
     a.href = href(m, k, 1);
     if (k === t) a.setAttribute("aria-current", "true");
-    if (!size(m, k)) { a.setAttribute("aria-disabled", "true"); a.removeAttribute("href"); }
+    if (!size(m, k)) { a.setAttribute("aria-disabled", "true"); a.tabIndex = -1; a.href = href(m, t, n); }
   }
   const name = (a) => (a ? a.textContent.trim() : "");
   const label = name($(`[data-pick-mechanic="${m}"]`));
