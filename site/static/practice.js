@@ -5,4 +5,5 @@ const name=(a)=>(a?a.textContent.trim():"");const label=name($(`[data-pick-mecha
 if(n>count){fail(`The ${m} ${t} set has ${count} levels: there is no level ${n}.`);return;}
 let row;try{const rows=await(await fetch(`practice/${m}-${t}-${Math.ceil(n / d.shard)}.json`)).json();row=rows[(n-1)%d.shard];}catch{}
 if(!row){fail("This practice level could not be loaded. Connect once to fetch it, then it plays offline.");return;}
-const lv=decodeDesc(row.desc,row.id);lv.optimal=row.par;const root=document.documentElement.style;root.setProperty("--bw",lv.width);root.setProperty("--bh",lv.height);document.title=`Practice: ${m}, ${t} ${n} · Lumina`;import("./teach.js").then((x)=>x.teach(twists(lv)));playLevel(lv,{desc:row.desc,next:n<count?href(m,t,n+1):null,nextLabel:"Next level"});}
+const lv=decodeDesc(row.desc,row.id);lv.optimal=row.par;const root=document.documentElement.style;if(lv.width>6||lv.height>6){root.setProperty("--bw",lv.width);root.setProperty("--bh",lv.height);}
+document.title=`Practice: ${m}, ${t} ${n} · Lumina`;import("./teach.js").then((x)=>x.teach(twists(lv)));playLevel(lv,{desc:row.desc,next:n<count?href(m,t,n+1):null,nextLabel:"Next level"});}

@@ -57,8 +57,9 @@ export async function practice() {
   if (!row) { fail("This practice level could not be loaded. Connect once to fetch it, then it plays offline."); return; }
   const lv = decodeDesc(row.desc, row.id);
   lv.optimal = row.par;
+  // the board's box stays the reserved 6x6 (no layout shift: a smaller board sits centred in it)
   const root = document.documentElement.style;
-  root.setProperty("--bw", lv.width); root.setProperty("--bh", lv.height);
+  if (lv.width > 6 || lv.height > 6) { root.setProperty("--bw", lv.width); root.setProperty("--bh", lv.height); }
   document.title = `Practice: ${m}, ${t} ${n} · Lumina`;
   import("./teach.js").then((x) => x.teach(twists(lv)));
   playLevel(lv, { desc: row.desc, next: n < count ? href(m, t, n + 1) : null, nextLabel: "Next level" });
