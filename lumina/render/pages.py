@@ -119,6 +119,7 @@ def worlds(s: Site) -> None:
                                  shape=charts.MARKERS[(w.number - 1) % len(charts.MARKERS)],
                                  ids=[t["id"] for t in tiles])
         s.page(f"w{w.number}/index.html", "world.html", title=f"{w.name} · Lumina", world=wc,
+               first=world_ctx(s.data.worlds[0]),
                levels=tiles, curve=Markup(curve), og_image=tiles[0]["thumb"],
                description=f"World {w.number} of Lumina: {wc['mechanic_name']}, {len(w.levels)} levels.")
 
