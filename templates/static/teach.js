@@ -48,10 +48,11 @@ export async function teach(kinds, slot = $("[data-teach]")) {
       box.append(head, words, frame);
       slot.append(box);
       const fake = (tag) => document.createElement(tag);
-      mountBoard(board, { ...t.level, id: `teach-${k}` }, {
+      // each small board in a task of its own, when the page is idle: the player's board first
+      (window.requestIdleCallback || setTimeout)(() => mountBoard(board, { ...t.level, id: `teach-${k}` }, {
         autoplay: applyMotion(), record: false, maxCell: 30, site: SITE,
         controls: { moves: fake("output"), undo: fake("button"), reset: fake("button"), solution: fake("button"), result: fake("div") },
-      });
+      }));
       continue;
     }
     slot.append(box);

@@ -32,6 +32,7 @@ def test_a_daily_with_an_unmet_mechanic_explains_it_before_the_first_move(page, 
         assert box.get_attribute("data-met") == "false"
         assert "New here" in box.inner_text() and "how it works" in box.inner_text()
         demo = box.locator(".demo-board [data-block]")
+        demo.first.wait_for(state="attached")   # mounted when the page is idle
         assert demo.count() >= 2, "the tutorial's board is drawn"
     assert page.locator("#board").get_attribute("data-moves") == "0", "shown before the first move"
     # the tutorial plays itself: its blocks move within a few steps
