@@ -52,7 +52,7 @@ def main(argv: Sequence[str] | None = None, *, task: Task = run_job) -> int:
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), help="override the recorded seed")
     ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=1,
                     help=f"local pool processes, or cluster workers to wait for (1..{MAX_WORKERS})")
-    ap.add_argument("--out", type=Path, default=Path("packs"))
+    ap.add_argument("--out", type=Path, default=Path("packs"), help="folder the packs are written to (default: packs)")
     ap.add_argument("--scheduler", metavar="ADDRESS",
                     help="run the generation tasks on this Dask scheduler (tcp://HOST:8786); "
                          "--workers is then how many cluster workers to wait for")

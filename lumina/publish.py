@@ -26,6 +26,8 @@ Exit codes: 0 published, 1 verification failed, 2 bad input.
 """
 from __future__ import annotations
 
+import shlex
+
 import sys
 from pathlib import Path
 from typing import Callable, Sequence
@@ -91,7 +93,14 @@ def _publish(packs: Path, out: Path, campaign: Campaign, verify: Verifier,
     safeio.replace_tree(writer.files, out, protect=protected(packs, campaign))
     pages = sum(1 for p in writer.files if p.endswith(".html"))
     print(f"published {pages} pages, {len(writer.files)} files to {out}")
+    print(serve_command(out))
     return 0
+
+
+def serve_command(out: Path) -> str:
+    """What to run next: the site served on this machine (a file:// page cannot play)."""
+    return (f"play it: python3 -m http.server -b 127.0.0.1 8000 --directory {shlex.quote(str(out))}"
+            "   then open http://127.0.0.1:8000/")
 
 
 def main(argv: Sequence[str] | None = None, *, verify: Verifier = verify_packs,

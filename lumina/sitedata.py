@@ -21,6 +21,34 @@ STAR_RULE = {
 }
 
 
+#: Practice (practice.html): a proven level's set is its mechanic and its tier. A tier is a
+#: band of par (the proven fewest moves), lowest first; `None` is no upper bound. The one
+#: definition: publish files every practice level by it and the page shows the bands (its
+#: #practice-data).
+PRACTICE_TIERS = (
+    ("easy", 1, 8),
+    ("medium", 9, 14),
+    ("hard", 15, 21),
+    ("expert", 22, None),
+)
+#: The mechanics practice offers, in the order of a level's label (`Level.mechanics`).
+PRACTICE_MECHANICS = ("crystal", "sand", "ice", "rime", "beam")
+
+
+def practice_tier(par: int) -> str:
+    """The tier whose band holds `par`."""
+    for name, lo, hi in PRACTICE_TIERS:
+        if par >= lo and (hi is None or par <= hi):
+            return name
+    raise ValueError(f"par {par} is in no practice tier")
+
+
+def practice_mechanic(label: tuple[str, ...]) -> str:
+    """A level's practice set by its label (`Level.mechanics`, e.g. ("ice", "rime")): the
+    label's last mechanic, the one it was made to teach (beam over any twist, rime over ice)."""
+    return label[-1]
+
+
 def stars(moves: int, par: int, helped: bool = False) -> int:
     """Stars for a win in `moves` on a level of optimal `par` (the one definition)."""
     if moves <= par + STAR_RULE["three_within"]:

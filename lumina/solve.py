@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sys
 from typing import Sequence
 
@@ -37,6 +38,19 @@ from lumina.model import Analysis, Level, LevelError
 from lumina.packfile import PackError, read_level_file, read_text
 
 MAX_STATE_CAP = 2**31 - 1       # the engine's parent index is int32
+#: What a Rush Hour board is written in (o or . empty, x a wall, letters the pieces): a text
+#: of these, not a file, of the wrong length is named as a board of the wrong length.
+RUSH_TEXT = re.compile(r"[o.xA-Z]+")
+RUSH_MIN = 20
+
+
+def legend(letters: Sequence[str] | None = None) -> str:
+    """How to read the printed moves."""
+    if letters is not None:
+        return ("  (a move is the piece's letter and how far it slides: + right or down, "
+                "- left or up; A+4 = piece A 4 cells right or down)")
+    return ("  (a move is block:distance, blocks numbered from 0 in the level's list, the key "
+            "among them: + right or down, - left or up; 1:-2 = block 1 two cells left or up)")
 
 
 def read_rush_file(path: str) -> list[tuple[str, int | None, int | None]]:
@@ -65,6 +79,9 @@ def _levels(source: str, level_id: str | None) -> list[Level]:
         return read_level_file(source, level_id)
     if len(source) == 36 and "A" in source:
         return [from_rush_hour(source)]
+    if len(source) >= RUSH_MIN and RUSH_TEXT.fullmatch(source) and "A" in source:
+        raise UsageError(f"{source}: a Rush Hour board is 36 characters (6 rows of 6), "
+                         f"this one is {len(source)}")
     if source[:1].isdigit() and "x" in source[:3]:
         return [from_desc(source)]
     raise UsageError(f"{source}: no such file, and not a level desc or Rush Hour board")
@@ -201,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if s.outcome is Outcome.SOLVED:
             print(f" in {s.optimal} moves")
             print(f"  moves: {format_moves(s.moves, letters)}")
+            if s.moves:
+                print(legend(letters))
         else:
             print(" (the whole reachable space holds no win)" if s.outcome is Outcome.UNSOLVABLE
                   else f" (state cap {args.state_cap} reached: nothing is known)")

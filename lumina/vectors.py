@@ -483,9 +483,10 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.vectors", description=__doc__.split("\n")[0])
-    ap.add_argument("packs", nargs="*", type=Path)
-    ap.add_argument("--out", type=Path, default=Path("tests/js/vectors.json"))
-    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=7)
+    ap.add_argument("packs", nargs="*", type=Path, help="packs whose levels join the vectors (default: none)")
+    ap.add_argument("--out", type=Path, default=Path("tests/js/vectors.json"),
+                    help="file to write (default: tests/js/vectors.json)")
+    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=7, help="seed of the random cases (default: 7)")
     args = ap.parse_args(argv)
     packs = args.packs or default_paths()
     out = check_output(args.out, inputs=packs)      # before any work

@@ -140,21 +140,21 @@ def test_locked_world_pages_carry_what_the_lock_needs(built):
     every link into another world carries that world, so a shut world's link shows the lock."""
     _, writer = built
     last = writer.files["w1/07.html"].decode()
-    assert 'data-world="1"' in last and 'data-lock-cover hidden' in last
+    assert 'data-world="1"' in last   # the lock card itself is made by locks.js when needed
     assert re.search(r'<a class="button" rel="next" href="../w2/01.html" data-world="2"', last)
     assert _level_data(last)["next_world"] == 2
     first = writer.files["w2/01.html"].decode()
     assert re.search(r'rel="prev" href="../w1/07.html" data-world="1"', first)
 
 
-def test_level_pages_say_what_makes_them_hard_and_easier_with_a_glossary(built):
+def test_level_pages_say_what_makes_them_hard_and_keep_the_figures_for_designers(built):
     _, writer = built
     for rel in ("w2/04.html", "daily/010.html"):
         html = writer.files[rel].decode()
         assert "What makes it hard" in html and "<strong>Hard:</strong>" in html and "<strong>Easier:</strong>" in html, rel
-        glossary = re.search(r'<dl id="glossary">(.*?)</dl>', html, re.S).group(1)
-        assert [t.lower() for t in re.findall(r"<dt>(.*?)</dt>", glossary)] == \
-            ["par", "plans", "chain", "traps", "twist margin"], rel
+        designers = re.search(r'<details class="designers"><summary>For designers</summary><p>(.*?)</p></details>',
+                              html, re.S).group(1)
+        assert designers.startswith("plans ") and "first moves" in designers and "dead blocks" in designers, rel
 
 
 def test_no_timestamps_or_absolute_links(built):
@@ -417,7 +417,9 @@ def test_play_css_leaves_out_the_sections_play_pages_never_show(built):
     play, full = writer.files["static/play.css"].decode(), writer.files["static/site.css"].decode()
     assert ".world-card" in full and ".world-card" not in play
     assert ".totals" in full and ".totals" not in play
-    assert ".lock-cover" in play and ".why" in play and ".play-side" in play
+    assert ".why" in play and ".play-side" in play
+    extra = writer.files["static/extra.css"].decode()   # loaded on demand (lazycss.js)
+    assert ".lock-cover" in extra and ".lock-cover" not in play
 
 
 def _with(lv, **fields):
@@ -431,16 +433,38 @@ def _with(lv, **fields):
     return lv.replace(analysis=cls(**{**a.__dict__, **fields, **extra}))
 
 
+JARGON = ("chain", "plans", "margin", "dead block", "forced")
+
+
+def test_why_hard_player_lines_speak_no_jargon_and_give_nothing_away():
+    """Bug class: developer words on player pages ("chain", "twist margin") and lines that give
+    the puzzle away ("1 of 5 blocks never needs to move")."""
+    for p in sorted(FIXTURES.glob("*.json")):
+        if not (p.name.startswith("world-") or p.name == "dailies.json"):
+            continue
+        for lv in read_pack(p).levels:
+            why = words.why_hard(lv)
+            if why is None:
+                continue
+            text = f"{why.hard} {why.easier}".lower()
+            assert not [w for w in JARGON if w in text], (lv.id, text)
+            assert "never need" not in text, (lv.id, text)
+
+
 def test_why_hard_words_come_from_the_analysis_fields():
     lv = read_pack(FIXTURES / "world-2.json").levels[3].replace(optimal=12, solution=None)
     why = words.why_hard(_with(lv, plans=2, plans_capped=False, first_moves_optimal=1, first_moves_legal=9,
                                component_states=4210, traps=1203, crystal_optimal=9))
-    assert why.hard == "this sand adds 3 moves to plain crystal (twist margin 3); 1 of 9 first moves is optimal; 1,203 traps"
-    assert why.easier.startswith("2 plans reach par")
+    assert why.hard == ("this sand adds 3 moves to the same board in plain crystal; only 1 of 9 first moves "
+                        "keeps par; some positions can never be won: Undo gets you out")
+    assert why.easier.startswith("2 different ideas reach par")
+    assert why.designer == "plans 2 · first moves 1 of 9 optimal · traps 1,203 · dead blocks 0 of 5 · twist margin 3" \
+        or "twist margin 3" in why.designer
     plain = words.why_hard(_with(lv, plans=1, plans_capped=False, traps=0, crystal_optimal=None,
                                  first_moves_optimal=3, first_moves_legal=3))
-    assert plain.hard.startswith("one plan: every answer in par is the same idea")
-    assert "twist" not in plain.hard and "any first move works" in plain.easier and "no traps" in plain.easier
+    assert plain.hard.startswith("only one idea solves it in par")
+    assert "crystal" not in plain.hard and "any first move can still make par" in plain.easier
+    assert "no dead ends" in plain.easier
 
 
 def test_why_hard_reads_chain_and_deepest_when_the_packs_carry_them():
@@ -449,11 +473,12 @@ def test_why_hard_reads_chain_and_deepest_when_the_packs_carry_them():
     lv = read_pack(FIXTURES / "world-2.json").levels[3].replace(optimal=12, solution=None)
     why = words.why_hard(_with(lv, plans=16, plans_capped=False, crystal_optimal=10, first_moves_optimal=2,
                                first_moves_legal=2, traps=0, chain=9, deepest=12))
-    assert why.hard.startswith("a chain of 9 moves that must come in order; this sand adds 2 moves")
-    assert "16 plans reach par" in why.easier and "plans" not in why.hard
+    assert why.hard.startswith("9 moves must come in one order; this sand adds 2 moves")
+    assert "16 different ideas reach par" in why.easier and "ideas" not in why.hard
     short = words.why_hard(_with(lv, plans=3, plans_capped=True, crystal_optimal=11, chain=4, deepest=12,
                                  first_moves_optimal=1, first_moves_legal=5, traps=0))
-    assert short.easier.startswith("3+ plans reach par") and "longest chain is 4 of 12 moves" in short.easier
+    assert short.easier.startswith("3+ different ideas reach par") and "most moves can come in any order" in short.easier
+    assert "chain 4" in short.designer and "plans 3+" in short.designer
     assert short.hard.count(";") <= words.ITEMS - 1, "one line: at most three items"
 
 
@@ -543,7 +568,7 @@ def test_manifest_and_icons(built):
         assert f"{w}x{h}" == icon["sizes"] and icon["type"] == "image/png"
         assert set(_png_chunks(data)) == {b"IHDR", b"PLTE", b"IDAT", b"IEND"}, "no metadata: same bytes every build"
     for rel, data in writer.files.items():
-        if rel.endswith(".html"):
+        if rel.endswith(".html") and rel != "404.html":   # 404.html: served at any path, no app
             html = data.decode()
             assert 'rel="manifest"' in html and 'id="file-note" hidden' in html, rel
             assert 'if(location.protocol=="file:")' in html, rel

@@ -97,3 +97,58 @@ def test_rule_definitions_sees_a_second_move_generator(tmp_path):
     (tmp_path / "engine.js").write_text("export function genMoves(c) {}\n")
     (tmp_path / "kernel.js").write_text("// function thaw(\nexport const thaw = (c, pos, fl) => fl;\n")
     assert rule_definitions(tmp_path) == {"engine.js": ["genMoves"], "kernel.js": ["thaw"]}
+
+
+def _nested_templates(js: str) -> list[int]:
+    """Line numbers where a template literal opens inside another's ${...}: rjsmin minifies
+    the inner one as code (`${a} ${b}` inside loses its spaces)."""
+    out, stack, i, line = [], [], 0, 1   # stack: "t" inside a template's text, "e" inside its ${...}
+    quote = None
+    while i < len(js):
+        c = js[i]
+        if c == "\n":
+            line += 1
+        top = stack[-1] if stack else None
+        if top == "t":
+            if c == "\\":
+                i += 2
+                continue
+            if c == "`":
+                stack.pop()
+            elif js.startswith("${", i):
+                stack.append("e")
+                i += 2
+                continue
+        elif quote:
+            if c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+        elif js.startswith("//", i):
+            i = js.find("\n", i)
+            i = len(js) if i < 0 else i
+            continue
+        elif js.startswith("/*", i):
+            i = js.find("*/", i) + 2
+            continue
+        elif c in "\"'":
+            quote = c
+        elif c == "`":
+            if top == "e":
+                out.append(line)
+            stack.append("t")
+        elif c == "{" and top == "e":
+            stack.append("{")
+        elif c == "}" and top in ("e", "{"):
+            stack.pop()
+        i += 1
+    return out
+
+
+def test_no_nested_template_literal_the_minifier_would_break():
+    """Bug class: rjsmin treats a template literal inside another's ${...} as code, so
+    `${kind} ${i}` came out as "crystal3" in the editor and ", best 5 moves" as ",best 5moves"."""
+    found = {p.name: _nested_templates(p.read_text()) for p in sorted(STATIC.glob("*.js"))}
+    assert not {k: v for k, v in found.items() if v}
+    assert _nested_templates("const a = `x ${y ? `${b} ${c}` : ''}`;\n") == [1], "the check can fail"

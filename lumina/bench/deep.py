@@ -47,8 +47,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--target", type=int_in(1, 200), required=True)
-    ap.add_argument("--seeds", type=int_in(1, 1000), default=5)
+    ap.add_argument("--target", type=int_in(1, 200), required=True, help="the par to look for (1..200)")
+    ap.add_argument("--seeds", type=int_in(1, 1000), default=5, help="searches to run, one per seed (default: 5)")
     ap.add_argument("--size", type=_size, default=(6, 6), help="WxH (default 6x6)")
     ap.add_argument("--budget", type=int_in(1, 10**7), default=BENCH_BUDGET,
                     help=f"sweeps per seed (default {BENCH_BUDGET})")

@@ -30,8 +30,9 @@ from lumina.safeio import atomic_write
 def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--attempts", type=int_in(1, 10_000_000), default=100_000,
                     help="simulated attempts to report on (default 100,000)")
-    ap.add_argument("--seed", type=int_in(0, 2 ** 63 - 1), default=1)
-    ap.add_argument("--players-per-file", type=int_in(1, 1_000), default=15)
+    ap.add_argument("--seed", type=int_in(0, 2 ** 63 - 1), default=1, help="seed of the simulated players (default: 1)")
+    ap.add_argument("--players-per-file", type=int_in(1, 1_000), default=15,
+                    help="simulated players per play-log file (default: 15)")
     ap.add_argument("--packs", type=Path, default=ROOT / "packs",
                     help="the packs folder (its world-*.json are played)")
 

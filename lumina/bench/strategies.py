@@ -29,7 +29,7 @@ FULL_LAYOUTS, QUICK_LAYOUTS = 150, 20
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="a small run: three buckets, 20 layouts (the committed table stays)")
     ap.add_argument("--out", type=Path, default=None,
                     help="write the JSON here (default: packs/strategies.json; --quick writes "
                          "nothing unless --out is given)")

@@ -28,7 +28,7 @@ SWEEP_BUCKETS = ("w1-b5", "w2-b5", "w3-b5", "w4-b4", "w4-b5", "w5-b4")
 
 def arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--layouts", type=int_in(1, 100_000), default=20, help="layouts per bucket")
-    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=1)
+    ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=1, help="seed of the layouts (default: 1)")
     ref_argument(ap)
 
 

@@ -68,22 +68,22 @@ def report_main(argv: Sequence[str]) -> int:
 def simulate_main(argv: Sequence[str]) -> int:
     ap = ArgumentParser(prog="python -m lumina.playtest simulate",
                         description="Play levels with a seeded model of a human solver; write play logs.")
-    ap.add_argument("--levels", nargs="+", default=None, metavar="PACK_OR_FOLDER",
+    ap.add_argument("--levels", nargs="+", required=True, metavar="PACK_OR_FOLDER",
                     help="packs or folders of packs to play, in order")
     ap.add_argument("--only", default="*", metavar="GLOB", help="level ids to play (e.g. 'w1-*')")
-    ap.add_argument("--players", type=int_in(1, 100_000), default=None)
-    ap.add_argument("--seed", type=int_in(0, 2 ** 63 - 1), default=None)
+    ap.add_argument("--players", type=int_in(1, 100_000), required=True,
+                    help="how many simulated players (1..100,000)")
+    ap.add_argument("--seed", type=int_in(0, 2 ** 63 - 1), required=True,
+                    help="seed of the model's choices: the same seed, the same logs")
     ap.add_argument("--first-player", type=int_in(1, 10 ** 9), default=1,
                     help="number of the first simulated player (split a big run into files)")
     ap.add_argument("--out", default="-", help="log file to write (default: stdout)")
-    ap.add_argument("--describe", action="store_true", help="print the model's parameters and stop")
-    args = ap.parse_args(argv)
-    if args.describe:
+    ap.add_argument("--describe", action="store_true",
+                    help="print the model's parameters and stop (needs no other flag)")
+    if "--describe" in argv and "--help" not in argv and "-h" not in argv:
         print(json.dumps(describe(), indent=2))
         return 0
-    for flag in ("levels", "players", "seed"):
-        if getattr(args, flag) is None:
-            raise UsageError(f"--{flag} is required (see python -m lumina.playtest simulate --help)")
+    args = ap.parse_args(argv)
     out = None if args.out == "-" else check_output(args.out, inputs=pack_files(args.levels))
     book = Book(args.levels)
     entries = [e for lid, e in book.entries.items() if fnmatch.fnmatchcase(lid, args.only)]

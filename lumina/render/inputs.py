@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from lumina import playable
 from lumina.judge import CLASSES, FILTERS
-from lumina.model import Level
+from lumina.model import Level, LevelError
 from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report, read_strategies,
                              report_files)
 from lumina.verify import VerifyReport, pack_set_problems
@@ -34,11 +35,28 @@ class SiteInput:
     verify: VerifyReport
     campaign: Campaign
     daily_generator: str = ""      # the daily pool's generator version
+    practice: tuple[Level, ...] = ()   # packs/practice.json's proven levels, when it exists
+    practice_generator: str = ""
+
+#: The optional practice pack: the format of dailies.json, pack meta "pack": "practice",
+#: level ids p-00001 ... (docs/SITE.md "Practice").
+PRACTICE_PACK = "practice.json"
 
 
 def level_num(level: Level) -> int:
     """The level's number within its pack: w1-07 -> 7, d-012 -> 12."""
     return level_number(level.id)
+
+
+def _check_practice(pack: Pack) -> None:
+    """Every practice level playable, ids p-00001, p-00002, ... in order."""
+    for i, lv in enumerate(pack.levels):
+        try:
+            playable.check(lv)
+        except LevelError as e:
+            raise SiteError(f"{pack.path}: {e}") from None
+        if lv.id != f"p-{i + 1:05d}":
+            raise SiteError(f"{pack.path}: level {lv.id}: id: expected p-{i + 1:05d} at this position")
 
 
 def gather(packs_dir: Path, verify: VerifyReport | None = None,
@@ -58,7 +76,11 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
     worlds: list[World] = []
     dailies: tuple[Level, ...] = ()
     daily_generator = ""
+    practice: Pack | None = None
     for pack in packs:                # checked by pack_set_problems: only built here
+        if pack.path.name == PRACTICE_PACK:
+            practice = pack
+            continue
         if pack.path.name == DAILIES_PACK:
             dailies = pack.levels
             daily_generator = str(pack.meta.get("generator", ""))
@@ -67,10 +89,19 @@ def gather(packs_dir: Path, verify: VerifyReport | None = None,
         worlds.append(dataclasses.replace(campaign.world(num), name=meta["name"], mechanic=meta["mechanic"],
                                           published=pack.levels, generator=str(meta.get("generator", ""))))
     worlds.sort(key=lambda w: w.number)
+    prac_path = packs_dir / PRACTICE_PACK
+    if practice is None and (prac_path.exists() or prac_path.is_symlink()):
+        practice = read_pack(prac_path)
+    if practice is not None:
+        if practice.meta.get("pack") != "practice":
+            raise SiteError(f"{practice.path}: pack: must be \"practice\", got {practice.meta.get('pack')!r}")
+        _check_practice(practice)
     reports = tuple(read_report(p) for p in report_files(packs_dir))
     strat_path = packs_dir / "strategies.json"
     strategies = (read_strategies(strat_path, CLASSES, FILTERS)
                   if strat_path.exists() or strat_path.is_symlink() else None)
     return SiteInput(worlds=tuple(worlds), dailies=dailies, reports=reports, strategies=strategies,
                      verify=verify or VerifyReport(ok=True, lines=[], packs=[], gates={}),
-                     campaign=campaign, daily_generator=daily_generator)
+                     campaign=campaign, daily_generator=daily_generator,
+                     practice=practice.levels if practice else (),
+                     practice_generator=str(practice.meta.get("generator", "")) if practice else "")

@@ -11,6 +11,9 @@ writer) and adds its pages, thumbnails and charts to the writer.
     howto        how-to-play.html
     share        play.html
     editor       editor.html                      (lumina/render/editor.py)
+    practice     practice.html, practice/<mechanic>-<tier>-<k>.json (only with packs/practice.json)
+    teach        teach.json                       (the explainers of daily and practice pages)
+    missing      404.html                         (a page that is not there)
 
 Every page gets `site` (`lumina.sitedata.site_data()`: gates, pool, date rule, star
 rule, kinds), embedded once as `#site-data` for the scripts; templates read gates and
@@ -33,7 +36,7 @@ from lumina.worlds import MECHANIC_NAMES, World
 from . import charts, thumbs
 from .editor import editor
 from .inputs import SiteInput, level_num
-from .words import why_hard
+from .words import MECHANIC_WORDS, why_hard
 from .writer import Writer
 
 #: Level fields a board needs; the analysis is shown as words, not shipped as data.
@@ -74,7 +77,8 @@ class Site:
         root = "../" * rel.count("/")
         html = self.env.get_template(template).render(
             root=root, path=rel, site=self.site, site_meta=self.meta,
-            star_words=star_words(self.site["stars"]), has_daily=bool(self.data.dailies), **ctx)
+            star_words=star_words(self.site["stars"]), has_daily=bool(self.data.dailies),
+            has_practice=bool(self.data.practice), **ctx)
         self.out.add(rel, html)
 
     @property
@@ -115,6 +119,7 @@ def worlds(s: Site) -> None:
                                  shape=charts.MARKERS[(w.number - 1) % len(charts.MARKERS)],
                                  ids=[t["id"] for t in tiles])
         s.page(f"w{w.number}/index.html", "world.html", title=f"{w.name} · Lumina", world=wc,
+               first=world_ctx(s.data.worlds[0]),
                levels=tiles, curve=Markup(curve), og_image=tiles[0]["thumb"],
                description=f"World {w.number} of Lumina: {wc['mechanic_name']}, {len(w.published)} levels.")
 
@@ -265,6 +270,7 @@ def making(s: Site) -> None:
 def howto(s: Site) -> None:
     demos = {w.mechanic: play_json(w.published[0]) for w in s.data.worlds}
     s.page("how-to-play.html", "howto.html", title="How to play · Lumina", demos=demos,
+           mechanic_words=MECHANIC_WORDS,
            worlds=[world_ctx(w) for w in s.data.worlds], og_image=s.og_default,
            description="The rules of Lumina: crystal, sand, ice, rime, beam and mirrors.")
 
@@ -275,4 +281,65 @@ def share(s: Site) -> None:
            description="Play a Lumina level from its share link.")
 
 
-BUILDERS = (home, worlds, levels, dailies, progress, making, howto, share, editor)
+#: Levels per practice shard (practice/<mechanic>-<tier>-<k>.json): a shard stays a few KB.
+PRACTICE_SHARD = 50
+
+
+def practice_sets(levels: tuple[Level, ...]) -> dict[tuple[str, str], list[Level]]:
+    """Practice levels by (mechanic, tier), in pack order (sitedata.practice_mechanic/_tier)."""
+    sets: dict[tuple[str, str], list[Level]] = {}
+    for lv in levels:
+        assert lv.optimal is not None   # gather checked every level is playable
+        key = (sitedata.practice_mechanic(lv.mechanics), sitedata.practice_tier(lv.optimal))
+        sets.setdefault(key, []).append(lv)
+    return sets
+
+
+def practice(s: Site) -> None:
+    """practice.html and its lazily loaded shards, when packs/practice.json exists: each
+    shard is [{id, desc, par}] for up to PRACTICE_SHARD levels of one (mechanic, tier) set."""
+    if not s.data.practice:
+        return
+    sets = practice_sets(s.data.practice)
+    counts: dict[str, int] = {}
+    for (mech, tier), lvs in sorted(sets.items()):
+        counts[f"{mech}-{tier}"] = len(lvs)
+        for k in range(0, len(lvs), PRACTICE_SHARD):
+            rows = [{"id": lv.id, "desc": lv.desc(), "par": lv.optimal} for lv in lvs[k:k + PRACTICE_SHARD]]
+            s.out.add(f"practice/{mech}-{tier}-{k // PRACTICE_SHARD + 1}.json",
+                      json.dumps(rows, sort_keys=True, separators=(",", ":")) + "\n")
+    tiers = [{"name": n, "lo": lo, "hi": hi,
+              "band": f"par {lo}–{hi}" if hi is not None else f"par {lo} and up"}
+             for n, lo, hi in sitedata.PRACTICE_TIERS]
+    mechs = [{"kind": m, "name": MECHANIC_NAMES.get(m, m.title()),
+              "count": sum(counts.get(f"{m}-{t['name']}", 0) for t in tiers)}
+             for m in sitedata.PRACTICE_MECHANICS]
+    s.page("practice.html", "practice.html", title="Practice · Lumina", og_image=s.og_default,
+           mechanics=mechs, tiers=tiers,
+           practice={"counts": counts, "shard": PRACTICE_SHARD, "generator": s.data.practice_generator,
+                     "mechanics": [m["kind"] for m in mechs], "tiers": [t["name"] for t in tiers]},
+           description="Practise one mechanic at the difficulty you choose: proven Lumina levels.")
+
+
+def teach(s: Site) -> None:
+    """teach.json: each twist mechanic in a player's words (words.MECHANIC_WORDS), the world
+    that teaches it and that world's first level (its tutorial) for the animated explainer
+    on daily and practice pages (teach.js, fetched only when a board holds a twist)."""
+    out = {}
+    for w in s.data.worlds:
+        if w.mechanic in MECHANIC_WORDS and w.mechanic != "crystal" and w.mechanic not in out:
+            name, words, remind = MECHANIC_WORDS[w.mechanic]
+            out[w.mechanic] = {"name": name, "words": words, "remind": remind, "world": w.number,
+                               "world_name": w.name, "level": play_json(w.published[0])}
+    s.out.add("teach.json", json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
+def missing(s: Site) -> None:
+    """404.html: what a static host (and the service worker, offline) serves for a page
+    that is not there. Its links are root-relative from any depth: it may be served at any
+    path, so it finds the site's root from its own script (pages-more.js)."""
+    s.page("404.html", "404.html", title="Page not found · Lumina", og_image=s.og_default,
+           description="This page is not part of Lumina.")
+
+
+BUILDERS = (home, worlds, levels, dailies, progress, making, howto, share, editor, practice, teach, missing)

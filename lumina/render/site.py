@@ -132,8 +132,8 @@ def page_weight(files: dict[str, bytes], rel: str, gzipped: bool = False) -> int
 
 
 def level_pages(files: dict[str, bytes]) -> list[str]:
-    """Every playable level page: campaign (w1/01.html) and daily (daily/001.html)."""
-    return sorted(p for p in files if re.fullmatch(r"w\d+/\d+\.html|daily/\d{3}\.html", p))
+    """Every playable level page: campaign (w1/01.html), daily (daily/001.html) and practice."""
+    return sorted(p for p in files if re.fullmatch(r"w\d+/\d+\.html|daily/\d{3}\.html|practice\.html", p))
 
 
 def tree_hash(root: Path) -> str:

@@ -18,7 +18,7 @@ function pyRepr(v) {
     return q + [...v].map((c) => esc[c] || (c === q ? "\\" + c : c < " " || c === "\x7f" ? "\\x" + c.charCodeAt(0).toString(16).padStart(2, "0") : c)).join("") + q;
   }
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  return `{${Object.entries(v).map(([k, x]) => `${pyRepr(k)}: ${pyRepr(x)}`).join(", ")}}`;
+  return "{" + Object.entries(v).map(([k, x]) => pyRepr(k) + ": " + pyRepr(x)).join(", ") + "}";   // (no nested template: rjsmin)
 }
 
 /** lumina.model.short: a value cut for a message (at most 40 characters). */

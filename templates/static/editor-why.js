@@ -24,22 +24,20 @@ export function whyHard(level, optimal, a) {
   const margin = a.crystal_optimal == null ? null : par - a.crystal_optimal;
   const legal = a.first_moves_legal, good = a.first_moves_optimal;
   const hard = [];
-  if (chain !== null && chain >= 2) hard.push(`a chain of ${chain} moves that must come in order`);
+  if (chain !== null && chain >= 2) hard.push(`${chain} moves must come in one order`);
   if (margin) {
     const twist = twistWords(level);
-    hard.push(`${twist} ${twist.startsWith("these") ? "add" : "adds"} ${margin} ${plural(margin, "move")} to plain crystal (twist margin ${margin})`);
+    hard.push(`${twist} ${twist.startsWith("these") ? "add" : "adds"} ${margin} ${plural(margin, "move")} to the same board in plain crystal`);
   }
-  if (a.plans === 1 && !a.plans_capped) hard.push("one plan: every answer in par is the same idea");
-  if (good < legal) hard.push(`${n(good)} of ${n(legal)} first ${plural(legal, "move")} ${good === 1 ? "is" : "are"} optimal`);
-  if (a.traps) hard.push(`${n(a.traps)} ${plural(a.traps, "trap")}`);
-  if (deepest !== null && deepest === par) hard.push("it starts at its board's deepest position");
+  if (a.plans === 1 && !a.plans_capped) hard.push("only one idea solves it in par");
+  if (good < legal) hard.push(`only ${n(good)} of ${n(legal)} first ${plural(legal, "move")} ${good === 1 ? "keeps" : "keep"} par`);
+  if (a.traps) hard.push("some positions can never be won: Undo gets you out");
+  if (deepest !== null && deepest === par) hard.push("it starts as far from solved as its board can be");
   const easier = [];
-  if (a.plans > 1 || a.plans_capped) easier.push(`${n(a.plans)}${a.plans_capped ? "+" : ""} plans reach par`);
-  const movable = level.blocks.length - 1, dead = a.dead_blocks.length;
-  if (dead && movable) easier.push(`${dead} of ${movable} ${plural(movable, "block")} never ${dead === 1 ? "needs" : "need"} to move`);
-  if (good === legal) easier.push("any first move works");
-  if (!a.traps) easier.push("no traps: you can always still win");
-  if (chain !== null && 2 * chain <= par) easier.push(`its longest chain is ${chain} of ${par} moves: jobs that can come in any order`);
+  if (a.plans > 1 || a.plans_capped) easier.push(`${n(a.plans)}${a.plans_capped ? "+" : ""} different ideas reach par`);
+  if (good === legal) easier.push("any first move can still make par");
+  if (!a.traps) easier.push("no dead ends: you can always still win");
+  if (chain !== null && 2 * chain <= par) easier.push("most moves can come in any order");
   return {
     hard: hard.slice(0, ITEMS).join("; ") || `par ${par}`,
     easier: easier.slice(0, ITEMS).join("; ") || "Undo and Reset are free, and Hint shows a best next move",

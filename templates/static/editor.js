@@ -384,7 +384,12 @@ function received(msg) {
   showVerdict();
 }
 
-const moveText = (m) => `${m[0]}:${m[1] > 0 ? "+" : ""}${m[1]}`;
+/** A move in a player's words: "the key right 2", "crystal 3 up 1" (block 3 of the level). */
+function moveText(lv, [i, d]) {
+  const b = lv.blocks[i] || { kind: "block", w: 1, h: 1 }, dir = b.w > b.h ? (d > 0 ? "right" : "left") : (d > 0 ? "down" : "up");
+  const who = b.kind === "key" ? "the key" : b.kind + " " + i;   // (no nested template: rjsmin)
+  return `${who} ${dir} ${Math.abs(d)}`;
+}
 
 function showVerdict() {
   const v = verdict, state = root.dataset.state, set = (id, t) => { $(id).textContent = t; };
@@ -401,7 +406,7 @@ function showVerdict() {
     set("#ed-par", v.optimal != null ? v.optimal : v.outcome ? "none" : "…");
     const measured = v.component_states != null;
     set("#ed-plans", measured ? (v.plans_capped ? `${num(v.plans)}+` : num(v.plans)) + ` (raw ${num(v.solutions)}${v.solutions_capped ? "+" : ""})` : v.outcome ? "–" : "…");
-    set("#ed-first", measured ? `${v.first_moves_optimal} of ${v.first_moves_legal}` + (v.first_moves.length ? `: ${v.first_moves.map(moveText).join(" ")}` : "") : "–");
+    set("#ed-first", measured ? `${v.first_moves_optimal} of ${v.first_moves_legal} keep par` + (v.first_moves.length ? `: ${v.first_moves.map((m) => moveText(lv, m)).join(", ")}` : "") : "–");
     set("#ed-traps", measured ? `${num(v.traps)} of ${num(v.component_states)} positions` : "–");
     set("#ed-crystal", !twist(lv) ? "no sand, ice or rime" : v.crystal_optimal == null ? (state === "done" ? "none" : "…")
       : `${v.crystal_optimal}` + (v.optimal != null ? `, twist margin ${v.optimal - v.crystal_optimal}` : "")

@@ -1,6 +1,7 @@
 // The campaign's ending, shown in the result after its last level is won (panel.js loads it
 // then): the stars overall, what is left to perfect (and where to start), and the daily.
 import { $, META, ROOT, pad2 } from "./common.js";
+import { extraCss } from "./lazycss.js";
 
 function para(...parts) {
   const p = document.createElement("p");
@@ -16,6 +17,7 @@ function link(href, text) {
 
 /** Fill the ending into the result element `res` for progress `p` and `total` campaign stars. */
 export function ending(res, p, total) {
+  extraCss();
   const max = META.worlds.reduce((a, w) => a + 3 * w.levels, 0);
   const todo = [];
   for (const w of META.worlds) {

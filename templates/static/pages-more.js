@@ -7,7 +7,7 @@ import { summary } from "./summary.js";
 import { compile, startState } from "./engine.js";
 import { decodeDesc } from "./desc.js";
 import { dayNumber } from "./core.js";
-import { WEEK, shift, fmt, todayN, daysAgo } from "./day.js";
+import { WEEK, shift, fmt, todayN, daysAgo, countdown } from "./day.js";
 import { $, $$, pad2, pad3, json, SITE, GATES, META, worldName, paintTotals, applyMotion } from "./common.js";
 import { lockWords } from "./locks.js";
 import { playLevel } from "./panel.js";
@@ -92,7 +92,7 @@ function starsCell(node, e) {
   if (!node) return;
   const s = e ? e.stars : 0;
   node.dataset.starsEarned = s;
-  node.setAttribute("aria-label", `${s} of 3 stars${e && e.best ? `, best ${e.best} moves` : ""}`);
+  node.setAttribute("aria-label", `${s} of 3 stars` + (e && e.best ? `, best ${e.best} moves` : ""));
   node.firstElementChild.textContent = "★".repeat(s) + "☆".repeat(3 - s);
 }
 
@@ -177,10 +177,21 @@ function howto() {
 function progressPage() {
   const { p } = paintTotals();
   const cfg = json("progress-data") || { worlds: META.worlds, pars: {} };
-  const s = summary(p, cfg.worlds, cfg.pars || {}, dayNumber(new Date(), SITE.epoch));
+  const today = dayNumber(new Date(), SITE.epoch), s = summary(p, cfg.worlds, cfg.pars || {}, today);
   const put = (sel, v, root = document) => $$(sel, root).forEach((n) => { n.textContent = v; });
   put("[data-progress-stars]", s.stars); put("[data-progress-solved]", s.solved);
-  put("[data-progress-dailies]", s.dailies); put("[data-progress-streak]", s.streak);
+  put("[data-progress-streak]", s.streak); put("[data-progress-best-streak]", s.bestStreak);
+  // dailies out so far: the days the archive lists (this round up to today, and the last week)
+  const t = todayN(new Date()), out = [];
+  for (let n = 1; n <= SITE.pool; n++) if (n <= t || daysAgo(t, n) < WEEK) out.push(n);
+  put("[data-progress-released]", out.length);
+  put("[data-progress-dailies]", out.filter((n) => (p.levels[`d-${pad3(n)}`] || { stars: 0 }).stars).length);
+  const bars = $$("[data-over-par] li"), top = Math.max(1, ...s.overPar);
+  bars.forEach((li, i) => {
+    $("[data-n]", li).textContent = s.overPar[i];
+    $("[data-bar]", li).style.width = `${Math.round((100 * s.overPar[i]) / top)}%`;
+  });
+  if ($("[data-next-daily]")) countdown();
   for (const w of s.worlds) {
     const node = $(`[data-progress-world="${w.n}"]`);
     if (!node) continue;
@@ -190,7 +201,7 @@ function progressPage() {
   }
 }
 
-const PAGES = { home, world, today, archive, play, howto, progress: progressPage };
+const PAGES = { home, world, today, archive, play, howto, progress: () => { progressPage(); addEventListener("lumina-progress", progressPage); } };
 
 export function run(page) {
   if (PAGES[page]) PAGES[page]();

@@ -72,7 +72,8 @@ export function playLevel(level, { autoplay = false, record = true, next = null,
   const day = level.id === `d-${pad3(dayIndex(today, SITE) + 1)}` ? dayNumber(today, SITE.epoch) : null;
   const ctl = mountBoard(el, level, { autoplay: autoplay && !locked, record, maxCell: 76, site: SITE, day, locked });
   const par = $("#par");
-  if (par && level.optimal != null) par.textContent = level.optimal;
+  if (par && level.optimal != null) par.textContent = el.dataset.par = level.optimal;
+  if (desc) el.dataset.desc = desc;
   setupResult(el, ctl, level, { next, nextLabel, nextWorld, ending, desc });
   showBest(level.id);
   if (el.dataset.autoplay) import("./autoplay.js").then((m) => m.takeOverHint(el));   // tutorials only
@@ -100,6 +101,9 @@ export function level() {
   // a level of a locked world: the board is shown but cannot be played
   const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
   if (locked) import("./locks.js").then((m) => m.lockCover(d.world, p, total));
+  // a shut world's level invites no play: its tutorial line and editor link wait for the gate
+  for (const n of document.querySelectorAll("[data-open-only]")) n.hidden = locked;
   const n = $("[data-next]"), nextLabel = n ? (n.dataset.label || n.textContent).trim() : null;
+  if ($("[data-teach]")) import("./teach.js").then((m) => m.teach(m.twists(d.level)));   // a daily's unmet mechanics
   playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, desc: d.desc, locked, ending: !!d.ending });
 }

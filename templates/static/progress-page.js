@@ -1,10 +1,11 @@
 // The progress page's "best against par" table (progress.html): every level won in this
 // browser with its par, the fewest moves of a win without help, and the stars. The totals,
 // per-world rows and streak above it are pages-more.js's (summary.js). The play log's Export and
-// Clear buttons are playlog.js's.
+// Clear buttons are playlog.js's; export and import of the progress itself transfer.js's.
 import { loadProgress } from "./progress.js";
 import { $, json, worldName } from "./common.js";
 import { setupPage as playLog } from "./playlog.js";
+import { setupTransfer } from "./transfer.js";
 
 const LEVEL_ID = /^(?:w\d+-\d+|d-\d+)$/;   // the rows link to campaign and daily pages
 
@@ -16,6 +17,7 @@ function bestTable() {
   $("[data-best-empty]").hidden = ids.length > 0;
   table.hidden = ids.length === 0;
   const body = $("tbody", table);
+  body.replaceChildren();
   for (const id of ids) {
     const e = p.levels[id], tr = document.createElement("tr");
     const w = /^w(\d+)-(\d+)$/.exec(id), d = /^d-(\d+)$/.exec(id);
@@ -35,4 +37,6 @@ function bestTable() {
 }
 
 bestTable();
+// progress from another device (transfer.js): merged, then every number here repainted
+setupTransfer(() => { bestTable(); dispatchEvent(new Event("lumina-progress")); });
 playLog();   // Export play log / Clear play log (playlog.js)

@@ -33,9 +33,10 @@ export function createView(el, board, opts = {}) {
   for (const [x, y] of level.walls || []) make("div", "lb-wall", el, { _x: x, _y: y });
   for (const m of level.mirrors || []) make("div", "lb-mirror " + (m.tilt === "/" ? "lb-fwd" : "lb-back"), el, { _x: m.x, _y: m.y });
   const svg = board.beam ? make("svg", "lb-beam", el) : null;   // the light, on beam levels
-  let halo, core, spark;
+  let halo, core, spark, stop;
   if (svg) {
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`); svg.setAttribute("aria-hidden", "true");
+    stop = make("div", "lb-beam-stop", el);   // where a block stops the light: above the blocks
     halo = make("polyline", "lb-beam-halo", svg); core = make("polyline", "lb-beam-core", svg);
     spark = make("circle", "lb-beam-end", svg); spark.setAttribute("r", "0.13");
   }
@@ -114,6 +115,11 @@ export function createView(el, board, opts = {}) {
     const end = pts[pts.length - 1];
     spark.setAttribute("cx", end[0]); spark.setAttribute("cy", end[1]);
     spark.style.display = p.stop === "blocked" ? "" : "none";
+    // the contract (tests/js/README): the cells the light crosses, whether it reaches the lantern
+    svg.dataset.beamPath = p.cells.map((c) => c.join(",")).join(" ");
+    svg.dataset.lit = p.solved; svg.dataset.stop = p.stop;
+    stop.hidden = p.stop !== "blocked";
+    stop.style.setProperty("--_x", end[0]); stop.style.setProperty("--_y", end[1]);
   }
 
   /** Show the hinted move [i, d] at `state` (null hides it): the block glows, an outline marks where it lands. */

@@ -1,7 +1,8 @@
 // The result after a win (panel.js loads this module then): the verdict in words, try again
 // and the next level, a toast when a gate opens, links into worlds re-locked or opened, the
 // campaign's ending after its last level (ending.js), all kept in view, on a phone as on a
-// laptop. Also the share link, made when the player asks for it.
+// laptop. Also the share link, made when the player asks for it, and a daily's result to share
+// (spoiler-free: "Lumina #88 ★★★ 13/13").
 import { isWorldUnlocked } from "./progress.js";
 import { $, SITE, GATES, META, ROOT, paintTotals, showBest, applyMotion } from "./common.js";
 import { toast } from "./toast.js";
@@ -40,6 +41,12 @@ export async function win(ctl, level, { next, nextLabel, nextWorld, ending }, be
       actions.append(a);
     }
   }
+  const day = document.body.dataset.day;
+  if (day && actions) {
+    const said = resultText(+day, st, moves, optimal, helped), b = button("Share result", "button", () => shareText(said));
+    b.dataset.shareResult = said;
+    actions.append(b);
+  }
   lockLinks(p, total);   // a win may open a gate
   for (const w of META.worlds) {
     if (!isWorldUnlocked(w.n, before, GATES) && isWorldUnlocked(w.n, total, GATES)) toast(`${w.name} is open!`);
@@ -50,16 +57,24 @@ export async function win(ctl, level, { next, nextLabel, nextWorld, ending }, be
   return total;
 }
 
+/** A daily's result to share, spoiler-free (no board, no moves): "Lumina #88 ★★★ 13/13". */
+export const resultText = (day, st, moves, par, helped) =>
+  `Lumina #${day} ${"★".repeat(st)}${"☆".repeat(3 - st)} ${moves}/${par}${helped ? " (with help)" : ""}`;
+
+/** The system's share sheet on a touch device, else the clipboard (a prompt when neither works). */
+async function shareText(text, url = null) {
+  try {
+    if (navigator.share && matchMedia("(pointer: coarse)").matches) { await navigator.share(url ? { title: document.title, url } : { text }); return; }
+    await navigator.clipboard.writeText(url || text);
+    toast(url ? "Link copied" : `Copied: ${text}`);
+  } catch {
+    window.prompt(url ? "Share this link" : "Share your result", url || text);
+  }
+}
+
 /** Share a level as a link: `what` is its share text, or the level (desc.js writes its text).
  * The system's share sheet on a touch device, else the clipboard (a prompt when neither works). */
 export async function share(what) {
   const desc = typeof what === "string" ? what : (await import("./desc.js")).encodeDesc(what);
-  const url = new URL(ROOT + "play.html?d=" + encodeURIComponent(desc), location.href).href;
-  try {
-    if (navigator.share && matchMedia("(pointer: coarse)").matches) { await navigator.share({ title: document.title, url }); return; }
-    await navigator.clipboard.writeText(url);
-    toast("Link copied");
-  } catch {
-    window.prompt("Share this link", url);
-  }
+  await shareText(null, new URL(ROOT + "play.html?d=" + encodeURIComponent(desc), location.href).href);
 }

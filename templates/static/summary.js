@@ -9,6 +9,30 @@ export function streak(days, today) {
   return n;
 }
 
+/** The longest run of consecutive days in `days` (sorted or not). */
+export function bestStreak(days) {
+  const set = new Set(days);
+  let best = 0;
+  for (const d of set) {
+    if (set.has(d - 1)) continue;
+    let n = 1;
+    while (set.has(d + n)) n++;
+    best = Math.max(best, n);
+  }
+  return best;
+}
+
+/** Dailies won, by moves over par of the best unaided win: [at par, +1, +2, +3, +4 or more,
+ * with help only]. */
+export function overPar(progress, pars) {
+  const out = [0, 0, 0, 0, 0, 0];
+  for (const [id, e] of Object.entries(progress.levels)) {
+    if (!id.startsWith("d-") || !e.stars || !Object.hasOwn(pars, id)) continue;
+    out[e.best == null ? 5 : Math.min(4, Math.max(0, e.best - pars[id]))]++;
+  }
+  return out;
+}
+
 /**
  * The player's progress in numbers, for the progress page: per world {n, stars, solved,
  * levels, atPar}, plus totals and the daily streak. worlds = [{n, levels}], pars =
@@ -27,6 +51,6 @@ export function summary(progress, worlds, pars, today) {
   const dailies = Object.keys(progress.levels).filter((id) => id.startsWith("d-")).length;
   return {
     worlds: per, stars: per.reduce((a, w) => a + w.stars, 0), solved: per.reduce((a, w) => a + w.solved, 0),
-    dailies, streak: streak(progress.days, today),
+    dailies, streak: streak(progress.days, today), bestStreak: bestStreak(progress.days), overPar: overPar(progress, pars),
   };
 }

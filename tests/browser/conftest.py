@@ -22,6 +22,7 @@ import functools
 import http.server
 import json
 import os
+import shutil
 import sys
 import threading
 from pathlib import Path
@@ -82,23 +83,41 @@ def packs_dir() -> Path:
     return Path(os.environ.get("LUMINA_TEST_PACKS", REPO / "packs"))
 
 
+def practice_pack(dailies: Path, out: Path) -> Path:
+    """A practice pack for tests (the format of dailies.json, docs/SITE.md "Practice"): the
+    proven daily pool under ids p-00001.. and pack meta "practice". The committed packs get
+    their own later; the tests never depend on them."""
+    doc = json.loads(dailies.read_text())
+    doc.update(pack="practice", name="Practice")
+    for i, lv in enumerate(doc["levels"]):
+        lv["id"] = f"p-{i + 1:05d}"
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    return out
+
+
 @pytest.fixture(scope="session")
-def site_root(tmp_path_factory, packs_dir, request) -> Path:
-    """The built site, at <serve root>/sub/lumina: for the committed packs a copy of the
-    one publish of them this run makes (tests/conftest.py, `committed_publish`)."""
-    import shutil
+def site_packs(tmp_path_factory, packs_dir) -> Path:
+    """The packs the session's site is built from: packs_dir's, plus a practice pack made from
+    its daily pool when it has none (so practice.html is built and tested)."""
+    if (packs_dir / "practice.json").exists():
+        return packs_dir
+    folder = tmp_path_factory.mktemp("packs")
+    for p in packs_dir.glob("*.json"):
+        shutil.copy(p, folder / p.name)
+    practice_pack(packs_dir / "dailies.json", folder / "practice.json")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory, site_packs) -> Path:
+    """The built site, at <serve root>/sub/lumina."""
     from lumina.packfile import pack_files
     from lumina.render import site
     from lumina.verify import verify_paths
     serve = tmp_path_factory.mktemp("serve")
     out = serve / SUBPATH
-    if packs_dir.resolve() == (REPO / "packs").resolve():
-        published = request.getfixturevalue("committed_publish")
-        assert published["ran"].returncode == 0, published["ran"].stderr[-2000:]
-        shutil.copytree(published["site"], out)
-        return out
-    report = verify_paths(pack_files([packs_dir]))
-    site.build(packs_dir, out, verify=report)
+    report = verify_paths(pack_files([site_packs]))
+    site.build(site_packs, out, verify=report)
     return out
 
 
@@ -138,10 +157,10 @@ def base_url(site_root) -> str:
 
 
 @pytest.fixture(scope="session")
-def packs(packs_dir) -> dict[str, dict]:
-    """Every level of the packs by id (JSON dicts, as on disk)."""
+def packs(site_packs) -> dict[str, dict]:
+    """Every level of the packs by id (JSON dicts, as on disk), practice levels too."""
     out = {}
-    for p in sorted(packs_dir.glob("*.json")):
+    for p in sorted(site_packs.glob("*.json")):
         data = json.loads(p.read_text())
         for lv in data.get("levels", []) if isinstance(data, dict) else []:
             out[lv["id"]] = lv

@@ -23,7 +23,7 @@ PHONE = {"width": 390, "height": 844}
 LAPTOPS = {"laptop": {"width": 1280, "height": 720}, "laptop-wide": {"width": 1366, "height": 768}}
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOPS["laptop"]}
 CONTROLS = ("#board", "#moves", "#par", "#undo", "#reset", "#hint", "#solution", "#share")
-PLAY_TYPES = ("level", "tutorial", "beam-level", "locked-level", "daily-day", "share")
+PLAY_TYPES = ("level", "tutorial", "beam-level", "locked-level", "daily-day", "share", "practice")
 
 
 def fake_progress(stars_by_id: dict[str, int]) -> str:
@@ -66,6 +66,9 @@ def page_types(packs) -> dict[str, tuple[str, bool]]:
         "making": ("how-levels-are-made.html", False),
         "stats-moved": ("stats.html", False),
         "how-to-play": ("how-to-play.html", False),
+        "practice": ("practice.html?mechanic=beam&tier=medium&n=1", False),
+        "missing": ("404.html", False),
+        "editor": ("editor.html", False),
     }
 
 
@@ -78,7 +81,7 @@ def in_view(box, vp, what: str) -> None:
 
 @pytest.mark.parametrize("name", ["home", "world", "level", "tutorial", "beam-level", "locked-level",
                                   "daily-today", "daily-day", "archive", "share", "progress", "making",
-                                  "stats-moved", "how-to-play"])
+                                  "stats-moved", "how-to-play", "practice", "missing", "editor"])
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
 def test_page_type_has_no_console_errors_and_is_screenshotted(browser, base_url, output_dir, packs,
                                                               page_types, name, viewport):
@@ -242,7 +245,8 @@ def test_daily_today_opens_only_todays_own_page(browser, base_url, packs):
     page.wait_for_selector('#board[data-level="d-042"] [data-block]')
     assert page.locator("#par").inner_text() == str(packs["d-042"]["optimal"])
     assert "today" in page.locator("[data-day-date]").inner_text()
-    levels = [u for u in asked if u.endswith(".json") or re.search(r"daily/\d{3}\.(html|png)$", u)]
+    # (teach.json, the explainers' words and tutorials, is no daily level)
+    levels = [u for u in asked if (u.endswith(".json") and u != "teach.json") or re.search(r"daily/\d{3}\.(html|png)$", u)]
     assert levels == ["daily/042.html"], f"only today's page is fetched: {levels}"
     assert page.locator('a[data-day-link="43"]').is_hidden(), "tomorrow's level is not offered yet"
     ctx.close()
@@ -397,11 +401,11 @@ def test_what_makes_it_hard_reads_the_levels_analysis(page, base_url, packs):
         page.goto(base_url + href(lid))
         text = page.locator(".why").inner_text()
         assert f"Hard: {why.hard}." in text and f"Easier: {why.easier}." in text
-        # the glossary opens from the panel and names the words the lines use
-        page.locator(".glossary summary").click()
-        words = page.locator("#glossary dt").all_inner_texts()
-        assert [w.lower() for w in words] == ["par", "plans", "chain", "traps", "twist margin"]
-        assert page.locator("#glossary").is_visible()
+        # the designer's figures wait, closed, under "For designers"
+        figures = page.locator(".designers p")
+        assert figures.is_hidden()
+        page.locator(".designers summary").click()
+        assert figures.is_visible() and f"{why.designer}." == figures.inner_text()
 
 
 def test_shared_and_daily_levels_show_no_gate(page, base_url, packs):
@@ -431,7 +435,7 @@ def overlaps(page, selector: str) -> list:
 
 
 @pytest.mark.parametrize("viewport", sorted(VIEWPORTS))
-def test_world_page_curve_above_the_grid_with_the_players_stars(browser, base_url, packs, output_dir, viewport):
+def test_world_page_grid_first_then_the_curve_with_the_players_stars(browser, base_url, packs, output_dir, viewport):
     vp = VIEWPORTS[viewport]
     ctx = new_context(browser, viewport=vp)
     page = ctx.new_page()
@@ -440,8 +444,9 @@ def test_world_page_curve_above_the_grid_with_the_players_stars(browser, base_ur
     page.goto(base_url + "w1/index.html")
     page.wait_for_selector('[data-stars-for="w1-01"]:not(:empty)')
     curve, grid = page.locator(".curve-card").bounding_box(), page.locator("ol.levels").bounding_box()
-    assert curve["y"] + curve["height"] <= grid["y"], "the curve sits above the grid"
+    assert grid["y"] + grid["height"] <= curve["y"], "the level grid comes first, the curve after it"
     assert curve["width"] >= grid["width"] - 1, "full width"
+    page.locator(".curve-card").scroll_into_view_if_needed()
     stars = {i: page.locator(f'[data-stars-for="{i}"]').text_content() for i in ("w1-01", "w1-02", "w1-05", "w1-03")}
     assert stars == {"w1-01": "★★★", "w1-02": "★★", "w1-05": "★", "w1-03": "·"}
     assert not overlaps(page, ".chart-curve .chart-value"), "value labels overlap"
