@@ -1,4 +1,6 @@
-import{streak}from"./progress.js";export function bestStreak(days){const set=new Set(days);let best=0;for(const d of set){if(set.has(d-1))continue;let n=1;while(set.has(d+n))n++;best=Math.max(best,n);}
+export function streak(days,today){const set=new Set(days);let d=set.has(today)?today:today-1,n=0;while(set.has(d)){n++;d--;}
+return n;}
+export function bestStreak(days){const set=new Set(days);let best=0;for(const d of set){if(set.has(d-1))continue;let n=1;while(set.has(d+n))n++;best=Math.max(best,n);}
 return best;}
 export function overPar(progress,pars){const out=[0,0,0,0,0,0];for(const[id,e]of Object.entries(progress.levels)){if(!id.startsWith("d-")||!e.stars||!Object.hasOwn(pars,id))continue;out[e.best==null?5:Math.min(4,Math.max(0,e.best-pars[id]))]++;}
 return out;}
