@@ -79,6 +79,50 @@ class Bucket:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MineJob:
+    """One mining job (`python -m lumina.mine`): a pure function of these fields. `deep`
+    > 0: one deep layout search of that many sweeps (aimed at `target` when set, else
+    climbing), every layout it sweeps judged; `deep` 0: `layouts` random solved layouts,
+    each judged. Boards whose hardest start has a par in `keep` are judged and kept."""
+    width: int
+    height: int
+    blockers: tuple[int, int]
+    twists: dict[str, int] = field(default_factory=dict)
+    walls: tuple[int, int] = (0, 0)
+    beam: bool = False
+    mirrors: tuple[int, int] = (0, 0)
+    deep: int = 0
+    layouts: int = 0
+    target: int = 0
+    margin: int = 0
+    keep: tuple[int, int] = (1, 999)
+    seed: int = 1
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def twist_text(self) -> str:
+        return ",".join(f"{k}{v}" for k, v in sorted(self.twists.items())) or "-"
+
+    @property
+    def id(self) -> str:
+        """The job's name, made of every field (editing the campaign never renames a
+        job whose fields did not change, so a mined job stays mined)."""
+        how = f"d{self.deep}" + (f"t{self.target}" if self.target else "") if self.deep \
+            else f"r{self.layouts}"
+        beam = f".beam{self.mirrors[0]}-{self.mirrors[1]}" if self.beam else ""
+        return (f"{self.size}.b{self.blockers[0]}-{self.blockers[1]}.w{self.walls[0]}-{self.walls[1]}"
+                f".{self.twist_text}{beam}.{how}.m{self.margin}.k{self.keep[0]}-{self.keep[1]}"
+                f".s{self.seed}")
+
+    @property
+    def cost(self) -> float:
+        return float(self.deep * 20 if self.deep else self.layouts) * self.width * self.height
+
+
+@dataclass(frozen=True, kw_only=True)
 class World:
     number: int
     name: str
@@ -109,6 +153,8 @@ class Campaign:
     daily_seed: int
     daily_pool: int                # 0: no daily pool
     daily_buckets: tuple[Bucket, ...]
+    mine: tuple[MineJob, ...] = ()     # the mining jobs (`[[mine]]` tables, one per seed)
+    practice: int = 0                  # levels in the practice pack (0: none)
 
     @property
     def gates(self) -> dict[int, int]:
@@ -164,7 +210,11 @@ class Campaign:
 # Reading: every field checked, every message one line naming file, world and field.
 
 _SIZE = re.compile(r"([0-9])x([0-9])", re.ASCII)
-_TOP = {"curve": True, "worlds": True, "dailies": False}
+_TOP = {"curve": True, "worlds": True, "dailies": False, "mine": False, "practice": False}
+_MINE = {"size": True, "blockers": True, "twists": False, "walls": False, "beam": False,
+         "mirrors": False, "deep": False, "layouts": False, "target": False, "margin": False,
+         "keep": False, "seeds": True}
+_PRACTICE = {"levels": True}
 _CURVE = {"first_peak": True, "final_peak": True}
 _WORLD = {"name": True, "mechanic": True, "seed": True, "gate": True, "tutorial": True,
           "buckets": True, "margin": False}
@@ -241,39 +291,63 @@ class _Reader:
 
     def bucket(self, where: str, name: str, raw: Any, bucket_name: str) -> Bucket:
         b = self.table(where, name, raw, _BUCKET)
+        p = f"{name}." if name else ""
         size = b["size"]
         m = _SIZE.fullmatch(size) if isinstance(size, str) else None
         if not m or not all(MIN_GRID <= int(v) <= MAX_GRID for v in m.groups()):
-            raise self.fail(where, f"{name}.size", f"must be \"WxH\" with sides {MIN_GRID}.."
+            raise self.fail(where, f"{p}size", f"must be \"WxH\" with sides {MIN_GRID}.."
                             f"{MAX_GRID}, got {_kind(size)}")
-        blockers = self.span(where, f"{name}.blockers", b["blockers"], 0, MAX_MOVABLE - 1)
-        twists = self.table(where, f"{name}.twists", b.get("twists", {}),
+        blockers = self.span(where, f"{p}blockers", b["blockers"], 0, MAX_MOVABLE - 1)
+        twists = self.table(where, f"{p}twists", b.get("twists", {}),
                             {k: False for k in TWIST_KINDS})
-        twists = {k: self.integer(where, f"{name}.twists.{k}", v, 1, MAX_MOVABLE - 1)
+        twists = {k: self.integer(where, f"{p}twists.{k}", v, 1, MAX_MOVABLE - 1)
                   for k, v in twists.items()}
         if sum(twists.values()) > blockers[1]:
-            raise self.fail(where, f"{name}.twists", f"{sum(twists.values())} twist blocks, "
+            raise self.fail(where, f"{p}twists", f"{sum(twists.values())} twist blocks, "
                             f"more than the {blockers[1]} blockers")
-        beam = self.flag(where, f"{name}.beam", b.get("beam", False))
-        mirrors = self.span(where, f"{name}.mirrors", b.get("mirrors", [0, 0]), 0, MAX_GRID ** 2)
+        beam = self.flag(where, f"{p}beam", b.get("beam", False))
+        mirrors = self.span(where, f"{p}mirrors", b.get("mirrors", [0, 0]), 0, MAX_GRID ** 2)
         if mirrors != (0, 0) and not beam:
-            raise self.fail(where, f"{name}.mirrors", "mirrors belong to beam buckets (beam = true)")
+            raise self.fail(where, f"{p}mirrors", "mirrors belong to beam buckets (beam = true)")
         if beam and mirrors[0] < 1:
-            raise self.fail(where, f"{name}.mirrors", "a beam bucket needs at least one mirror")
-        band = self.span(where, f"{name}.band", b["band"], 1, 999)
-        peak = self.integer(where, f"{name}.peak", b.get("peak", 0), 0, band[1])
+            raise self.fail(where, f"{p}mirrors", "a beam bucket needs at least one mirror")
+        band = self.span(where, f"{p}band", b["band"], 1, 999)
+        peak = self.integer(where, f"{p}peak", b.get("peak", 0), 0, band[1])
         if 0 < peak < band[0]:
-            raise self.fail(where, f"{name}.peak", f"{peak} is under the band {band[0]}-{band[1]}")
+            raise self.fail(where, f"{p}peak", f"{peak} is under the band {band[0]}-{band[1]}")
         return Bucket(name=bucket_name, width=int(m[1]), height=int(m[2]),
                       band=band,
-                      levels=self.integer(where, f"{name}.levels", b["levels"], 1, 100_000),
+                      levels=self.integer(where, f"{p}levels", b["levels"], 1, 100_000),
                       blockers=blockers, twists=twists,
-                      walls=self.span(where, f"{name}.walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
+                      walls=self.span(where, f"{p}walls", b.get("walls", [0, 0]), 0, MAX_GRID ** 2),
                       beam=beam, mirrors=mirrors,
-                      deep=self.integer(where, f"{name}.deep", b.get("deep", 0), 0, 10**9),
-                      upward=self.flag(where, f"{name}.upward", b.get("upward", False)),
-                      margin=self.integer(where, f"{name}.margin", b.get("margin", 0), 0, 999),
+                      deep=self.integer(where, f"{p}deep", b.get("deep", 0), 0, 10**9),
+                      upward=self.flag(where, f"{p}upward", b.get("upward", False)),
+                      margin=self.integer(where, f"{p}margin", b.get("margin", 0), 0, 999),
                       peak=peak)
+
+    def mine_jobs(self, where: str, raw: Any) -> list[MineJob]:
+        """One `[[mine]]` table: one job per seed of its `seeds` range."""
+        m = self.table(where, "", raw, _MINE)
+        spec = self.bucket(where, "", {k: m[k] for k in ("size", "blockers", "twists", "walls",
+                                                          "beam", "mirrors") if k in m}
+                           | {"band": [1, 1], "levels": 1}, "mine")
+        deep = self.integer(where, "deep", m.get("deep", 0), 0, 10**7)
+        layouts = self.integer(where, "layouts", m.get("layouts", 0), 0, 10**7)
+        if (deep == 0) == (layouts == 0):
+            raise self.fail(where, "deep", "give a search budget (deep) or random layouts "
+                            "(layouts), one of the two")
+        seeds = self.span(where, "seeds", m["seeds"], 0, 2**31)
+        if seeds[1] - seeds[0] >= 100_000:
+            raise self.fail(where, "seeds", "at most 100000 seeds in one table")
+        keep = self.span(where, "keep", m.get("keep", [1, 999]), 1, 999)
+        return [MineJob(width=spec.width, height=spec.height, blockers=spec.blockers,
+                        twists=spec.twists, walls=spec.walls, beam=spec.beam,
+                        mirrors=spec.mirrors, deep=deep, layouts=layouts,
+                        target=self.integer(where, "target", m.get("target", 0), 0, 999),
+                        margin=self.integer(where, "margin", m.get("margin", 0), 0, 999),
+                        keep=keep, seed=s)
+                for s in range(seeds[0], seeds[1] + 1)]
 
     def tutorial(self, where: str, raw: Any, number: int) -> Level:
         t = self.table(where, "tutorial", raw, _TUTORIAL)
@@ -338,7 +412,22 @@ class _Reader:
             if sum(b.levels for b in daily) != pool:
                 raise self.fail("dailies", "pool", f"{pool}, but the buckets hold "
                                 f"{sum(b.levels for b in daily)} levels")
-        return Campaign(source=self.source, worlds=worlds,
+        mine: list[MineJob] = []
+        raw_mine = doc.get("mine", [])
+        if not isinstance(raw_mine, list):
+            raise self.fail("mine", "", "must be a list of [[mine]] tables")
+        for i, raw in enumerate(raw_mine):
+            mine.extend(self.mine_jobs(f"mine[{i}]", raw))
+        ids = set()
+        for j in mine:
+            if j.id in ids:
+                raise self.fail("mine", "seeds", f"job {j.id} is named twice")
+            ids.add(j.id)
+        practice = 0
+        if "practice" in doc:
+            pr = self.table("practice", "", doc["practice"], _PRACTICE)
+            practice = self.integer("practice", "levels", pr["levels"], 0, 100_000)
+        return Campaign(source=self.source, worlds=worlds, mine=tuple(mine), practice=practice,
                         first_peak=self.integer("curve", "first_peak", curve["first_peak"], 0, 999),
                         final_peak=self.integer("curve", "final_peak", curve["final_peak"], 0, 999),
                         daily_seed=seed, daily_pool=pool, daily_buckets=daily)
