@@ -96,6 +96,7 @@ class MineJob:
     target: int = 0
     margin: int = 0
     keep: tuple[int, int] = (1, 999)
+    per_par: int = 12              # boards judged at most per par (the rest are only swept)
     seed: int = 1
 
     @property
@@ -115,6 +116,7 @@ class MineJob:
         beam = f".beam{self.mirrors[0]}-{self.mirrors[1]}" if self.beam else ""
         return (f"{self.size}.b{self.blockers[0]}-{self.blockers[1]}.w{self.walls[0]}-{self.walls[1]}"
                 f".{self.twist_text}{beam}.{how}.m{self.margin}.k{self.keep[0]}-{self.keep[1]}"
+                f".p{self.per_par}"
                 f".s{self.seed}")
 
     @property
@@ -213,7 +215,7 @@ _SIZE = re.compile(r"([0-9])x([0-9])", re.ASCII)
 _TOP = {"curve": True, "worlds": True, "dailies": False, "mine": False, "practice": False}
 _MINE = {"size": True, "blockers": True, "twists": False, "walls": False, "beam": False,
          "mirrors": False, "deep": False, "layouts": False, "target": False, "margin": False,
-         "keep": False, "seeds": True}
+         "keep": False, "per_par": False, "seeds": True}
 _PRACTICE = {"levels": True}
 _CURVE = {"first_peak": True, "final_peak": True}
 _WORLD = {"name": True, "mechanic": True, "seed": True, "gate": True, "tutorial": True,
@@ -346,7 +348,8 @@ class _Reader:
                         mirrors=spec.mirrors, deep=deep, layouts=layouts,
                         target=self.integer(where, "target", m.get("target", 0), 0, 999),
                         margin=self.integer(where, "margin", m.get("margin", 0), 0, 999),
-                        keep=keep, seed=s)
+                        keep=keep, per_par=self.integer(where, "per_par", m.get("per_par", 12),
+                                                        1, 10**6), seed=s)
                 for s in range(seeds[0], seeds[1] + 1)]
 
     def tutorial(self, where: str, raw: Any, number: int) -> Level:

@@ -34,7 +34,7 @@ GENERATOR = "lumina-gen/5"
 SWEEP_STATE_CAP = 500_000
 SOLVE_STATE_CAP = 500_000
 PER_DEPTH = 8               # starts harvested at the deepest par (a seeded sample)
-DRAWS = 3                   # starts judged per board, widest twist margin first
+DRAWS = 2                   # starts judged per board, widest twist margin first
 TUNING = deep.Tuning(stall=1000, restart="fresh")
 
 
@@ -113,6 +113,7 @@ class _Miner:
         self.binding = bool(job.twists)
         self.floor = margin_floor(job)
         self.seen: set = set()
+        self.judged: Counter[int] = Counter()     # boards judged per par
         self.rows: dict[str, dict] = {}
         self.work: Counter[str] = Counter()
 
@@ -133,11 +134,15 @@ class _Miner:
         if self.binding and sw.deepest_margin < self.floor:
             self.work["margin"] += 1
             return
+        if self.judged[par] >= job.per_par:
+            self.work["par_full"] += 1
+            return
         fp = self._fingerprint(layout, sw)
         if fp in self.seen:
             self.work["seen_board"] += 1
             return
         self.seen.add(fp)
+        self.judged[par] += 1
         self.work["boards"] += 1
         full = exact_sweep(layout, min_depth=par, per_depth=PER_DEPTH,
                            seed=len(self.seen), state_cap=SWEEP_STATE_CAP,
