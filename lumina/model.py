@@ -19,6 +19,7 @@ Insight: the board is a grid with the origin top-left; x grows right, y down.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -28,6 +29,9 @@ KINDS = ("key", "crystal", *TWIST_KINDS)
 MECHANICS = ("crystal", *TWIST_KINDS, "beam")   # a level's label, in this order
 # Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)
 GEN4_MEASURES = ("chain", "forced", "deepest", "optional_twist", "mechanics")
+# The felt-difficulty figures (`lumina.playtest.felt`): both or neither on read; the
+# verifier requires them.
+FELT_MEASURES = ("effort", "success")
 FLAG_KINDS = ("sand", "rime")       # kinds that carry a spent/thawed bit in the state
 SIDES = ("left", "right", "top", "bottom")
 DIRS = ("N", "E", "S", "W")
@@ -226,6 +230,8 @@ class Analysis:
     deepest: int | None = None  # the board's deepest par (binding starts on twist levels)
     optional_twist: bool | None = None  # some optimal solution moves no sand, ice or rime
     mechanics: tuple[str, ...] | None = None  # the label: `Level.mechanics`
+    effort: float | None = None   # felt difficulty: the board-only player's actions per win
+    success: float | None = None  # and its share of runs that win (lumina.playtest.felt)
     family: str               # near-duplicate family key
 
 
@@ -315,6 +321,7 @@ class Level:
                 "component_states": a.component_states, "traps": a.traps,
                 **{f: list(v) if f == "mechanics" else v
                    for f in GEN4_MEASURES if (v := getattr(a, f)) is not None},
+                **{f: v for f in FELT_MEASURES if (v := getattr(a, f)) is not None},
                 "family": a.family}
         return out
 
@@ -346,9 +353,10 @@ _LEVEL_FIELDS = ("id", "width", "height", "exit", "win", "beam", "walls", "mirro
                  "blocks", "optimal", "solution", "name", "tutorial", "analysis")
 _ANALYSIS_FIELDS = ("plans", "plans_capped", "solutions", "solutions_capped", "dead_blocks",
                     "dead_share", "crystal_optimal", "first_moves_optimal",
-                    "first_moves_legal", "component_states", "traps", *GEN4_MEASURES, "family")
-_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS
-                           if f != "crystal_optimal" and f not in GEN4_MEASURES)
+                    "first_moves_legal", "component_states", "traps", *GEN4_MEASURES,
+                    *FELT_MEASURES, "family")
+_ANALYSIS_REQUIRED = tuple(f for f in _ANALYSIS_FIELDS if f != "crystal_optimal"
+                           and f not in GEN4_MEASURES and f not in FELT_MEASURES)
 
 
 def _int(lid: str, field: str, v: Any, *, minimum: int = 0) -> int:
@@ -455,6 +463,7 @@ def _parse(data: Any) -> Level:
                 raise LevelError(lid, f"analysis.{flag}", "must be true or false")
         check_text(lid, "analysis.family", a["family"])
         gen4 = _gen4_measures(lid, a)
+        gen4.update(_felt_measures(lid, a))
         crystal = a.get("crystal_optimal")
         analysis = Analysis(
             plans=_int(lid, "analysis.plans", a["plans"]), plans_capped=a["plans_capped"],
@@ -470,6 +479,26 @@ def _parse(data: Any) -> Level:
                  walls=tuple(walls), mirrors=tuple(mirrors), win=win, beam=beam,
                  optimal=optimal, solution=solution, name=name, tutorial=tutorial,
                  analysis=analysis)
+
+
+def _felt_measures(lid: str, a: dict) -> dict[str, Any]:
+    """The felt-difficulty figures of an analysis object: both or neither; effort a
+    number >= 0, success a number in [0, 1]."""
+    present = [f for f in FELT_MEASURES if f in a]
+    if not present:
+        return {}
+    for f in FELT_MEASURES:
+        if f not in a:
+            raise LevelError(lid, f"analysis.{f}", f"missing (recorded with {present[0]})")
+    out = {}
+    for f, hi in (("effort", None), ("success", 1)):
+        v = a[f]
+        if (isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0
+                or (hi is not None and v > hi) or not math.isfinite(v)):
+            raise LevelError(lid, f"analysis.{f}", "must be a number >= 0"
+                             + ("" if hi is None else f" and <= {hi}"))
+        out[f] = float(v)
+    return out
 
 
 def _gen4_measures(lid: str, a: dict) -> dict[str, Any]:

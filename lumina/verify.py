@@ -34,11 +34,12 @@ from typing import Sequence
 from lumina import judge, playable
 from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
-from lumina.model import GEN4_MEASURES, Level
+from lumina.model import Level
 from lumina.packfile import Pack, pack_files, read_pack
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 DEFAULT_PACKS = Path("packs")
+PRACTICE_PACK = "practice.json"           # read from a packs folder when present
 
 
 @dataclass
@@ -109,75 +110,17 @@ def replay(level: Level, moves) -> str | None:
     return None
 
 
-# Packs written before the lumina-gen/4 measures (GEN4_MEASURES) may leave them out:
-# generator name -> the first version that records them. Every other pack must.
-MEASURED_SINCE = {"lumina-gen": 4, "lumina-fixtures": 3}
-# Packs judged by the rules before issue 17 (`judge.GEN3_LEVEL_REASONS`, no hardest
-# start, margin floor, decoy-blind near duplicates or world label): generator name ->
-# the first version judged by every rule. Only the test fixtures: a lumina-gen pack of
-# any version is judged by every rule (docs/RULES-DECISIONS.md 37).
-DESIGNED_SINCE = {"lumina-fixtures": 3}
-
-
-def _older(meta: dict, since: dict[str, int]) -> bool:
-    name, _, version = str(meta.get("generator", "")).partition("/")
-    return name in since and version.isdigit() and int(version) < since[name]
-
-
-def records_gen4_measures(meta: dict) -> bool:
-    """True unless the pack's generator is one written before the lumina-gen/4 measures
-    (docs/RULES-DECISIONS.md 33)."""
-    return not _older(meta, MEASURED_SINCE)
-
-
-def judged_designed(meta: dict) -> bool:
-    """True unless the pack's generator is marked as made under the rules before issue
-    17 (`DESIGNED_SINCE`: the test fixtures only)."""
-    return not _older(meta, DESIGNED_SINCE)
-
-
-def _analysis_diff(stored, fresh, gen4: bool = True) -> list[str]:
-    """'analysis.FIELD stored X, measured Y' for every field that differs. Without
-    `gen4`, measures the pack need not record are compared only when present."""
+def _analysis_diff(stored, fresh) -> list[str]:
+    """'analysis.FIELD stored X, measured Y' for every field that differs, and
+    'analysis.FIELD missing' for every measure the pack does not record."""
     out = []
     for f in dataclasses.fields(fresh):
         a, b = getattr(stored, f.name), getattr(fresh, f.name)
-        if a is None and f.name in GEN4_MEASURES:
-            if gen4:
-                out.append(f"analysis.{f.name} missing (measured {b!r})")
+        if a is None and b is not None:
+            out.append(f"analysis.{f.name} missing (measured {b!r})")
         elif a != b:
             out.append(f"analysis.{f.name} stored {a!r}, measured {b!r}")
     return out
-
-
-def _verdict(reason: str, lv: Level, m: Measures) -> str:
-    beam = lv.win == "beam"
-    if reason == "unbound":
-        return (f"twist does not bind: par {m.optimal}, crystal par {m.crystal_optimal} "
-                "(must be below par)")
-    if reason == "margin":
-        return (f"twist margin {m.optimal - m.crystal_optimal} (par {m.optimal}, crystal par "
-                f"{m.crystal_optimal}) is under {judge.margin_floor(lv)} "
-                f"({', '.join(judge.twist_kinds(lv))})")
-    if reason == "dead_twist":
-        dead = judge.dead_twists(lv, m.dead_blocks)
-        return (f"twist block{'s' if len(dead) > 1 else ''} "
-                f"{', '.join(f'{i} ({lv.blocks[i].kind})' for i in dead)} never move"
-                f"{'' if len(dead) > 1 else 's'} in an optimal solution")
-    if reason == "optional_twist":
-        return "an optimal solution moves no sand, ice or rime block (the twist is optional)"
-    if reason == "not_deepest":
-        deepest = "unknown (its sweep passed the state cap)" if m.deepest is None else m.deepest
-        return (f"does not start at its board's deepest: par {m.optimal}, the board's "
-                f"deepest {deepest}")
-    if reason == "chain":
-        return (f"chain {m.chain} of par {m.optimal} is under {judge.MIN_CHAIN_SHARE:.2f} of "
-                f"par (from par {judge.MIN_CHAIN_SHARE_FROM})")
-    if reason == "plans":
-        return (f"{m.plans}{'+' if m.plans_capped else ''} plans (at most "
-                f"{judge.max_plans(beam)})")
-    share = judge.dead_share(lv, m.dead_blocks)
-    return f"{share:.0%} of blocks never move (at most {judge.max_dead_share(beam):.0%})"
 
 
 def check_level(lv: Level, res: PackResult) -> Measures | None:
@@ -206,7 +149,6 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if m.outcome is not Outcome.SOLVED or m.optimal != sol.optimal:
         res.fail(lv.id, f"measure finds {m.outcome.value} {m.optimal}, the solver {sol.optimal}")
         return None
-    designed = judged_designed(res.pack.meta)
     res.measured += 1
     res.deepest += m.deepest == m.optimal
     if m.optimal and m.chain is not None:
@@ -220,60 +162,34 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if lv.analysis is None:
         res.fail(lv.id, "no stored analysis")
     else:
-        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m),
-                               records_gen4_measures(res.pack.meta))
+        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m))
         for diff in diffs:
             res.fail(lv.id, diff)
         if not any(d.startswith("analysis.mechanics ") for d in diffs):
             for p in judge.label_problems(lv):          # (said once: as a field or here)
-                res.fail(lv.id, p)
+                res.fail(lv.id, p.message)
     if not lv.tutorial:
-        reason = judge.judge_level(lv, m, beam=lv.win == "beam", reasons=judge.LEVEL_REASONS
-                                   if designed else judge.GEN3_LEVEL_REASONS)
-        if reason:
-            res.fail(lv.id, _verdict(reason, lv, m))
+        for p in judge.level_problems(lv, m):
+            res.fail(lv.id, p.message)
     return m
 
 
 def check_world(res: PackResult, number: int, measured: dict[str, Measures],
                 campaign: Campaign = CAMPAIGN) -> None:
-    """A world pack's shape, as the campaign has it: its name, its number of levels,
-    the tutorial first and teaching its mechanic, the curve, every level carrying the
-    world's mechanic, and its twist margins meeting the world's targets (median and
-    last five)."""
-    levels, where = res.pack.levels, res.pack.path.name
-    designed = judged_designed(res.pack.meta)
+    """A world pack's rules, as the campaign has it (`judge.world_problems`): its name
+    and number of levels, the tutorial first, teaching its mechanic and no harder than
+    the levels after it, the curve, every level carrying the world's mechanic, its
+    twist margin targets and its felt effort ordering."""
+    where = res.pack.path.name
     try:
         w = campaign.world(number)
     except KeyError:
         res.fail(where, f"world {number} is not one of the campaign's {len(campaign.worlds)} "
                  "worlds")
         return
-    if res.pack.meta.get("name") != w.name:
-        res.fail(where, f"world {number} is named {w.name!r}")
-    if len(levels) != w.levels:
-        res.fail(where, f"a world has {w.levels} levels, this one {len(levels)}")
-    if levels:
-        tut = levels[0]
-        if not tut.tutorial:
-            res.fail(tut.id, "level 1 of a world must be its hand-authored tutorial")
-        elif tut.id in measured:
-            for p in judge.tutorial_problems(tut, measured[tut.id], w.mechanic,
-                                             designed=designed):
-                res.fail(tut.id, p)
-    for lv in levels[1:]:
-        if lv.tutorial:
-            res.fail(lv.id, "only level 1 of a world is a tutorial")
-    for p in judge.curve_problems(_pars(res.pack), f"world {number}"):
-        res.fail(where, p)
-    if designed:
-        for lv in levels:
-            why = judge.world_label_problem(w.mechanic, lv)
-            if why:
-                res.fail(lv.id, why)
-        for p in judge.world_margin_problems(res.margins, median=w.margin_median,
-                                             last=w.margin_last, label=f"world {number}"):
-            res.fail(where, p)
+    for p in judge.world_problems(w, res.pack.levels, measures=measured,
+                                  name=res.pack.meta.get("name")):
+        res.fail(p.level or where, p.message)
 
 
 def _pars(pack: Pack) -> list[int]:
@@ -284,41 +200,28 @@ def _pars(pack: Pack) -> list[int]:
 
 def near_duplicates(results: Sequence[PackResult],
                     measured: dict[int, dict[str, Measures]] | None = None) -> None:
-    """One near-duplicate index over every level of every pack given, in the order
-    given: a level fails when it nearly duplicates one before it or any tutorial, on
-    the whole board or on its live blocks (its decoys, the non-key blocks that move in
-    no optimal solution as measured afresh, left out: `measured` maps each result's
-    index to its fresh measures by level id; a level not measured, or of a pack judged
-    by the older rules, is compared on its whole board). Tutorials are indexed first
-    and never failed themselves: hand-authored boards may resemble each other, a
-    generated level may not resemble them (docs/RULES-DECISIONS.md 13b)."""
+    """Near duplicates and re-skins over every level of every pack given, in the order
+    given (`judge.repeat_problems`): decoys are the non-key blocks that move in no
+    optimal solution as measured afresh (`measured` maps each result's index to its
+    fresh measures by level id; a level not measured counts every block as live)."""
     measured = measured or {}
-
-    def dead(n: int, res: PackResult, lv: Level) -> tuple[int, ...]:
-        m = measured.get(n, {}).get(lv.id)
-        if m is None or not judged_designed(res.pack.meta):
-            return ()
-        return tuple(m.dead_blocks)
-
-    seen = judge.Seen()
+    owner: dict[str, PackResult] = {}
+    dead: dict[int, tuple[int, ...]] = {}
+    levels, practice = [], []
     for n, res in enumerate(results):
         for lv in res.pack.levels:
-            if lv.tutorial:
-                seen.add(lv, dead=dead(n, res, lv))
-    for n, res in enumerate(results):
-        for lv in res.pack.levels:
-            if lv.tutorial:
-                continue
-            hit = seen.find(lv, dead=dead(n, res, lv))
-            if hit is not None and hit.same:
-                res.fail(lv.id, f"same puzzle as {hit.owner} (up to symmetry and translation)")
-            elif hit is not None and hit.live:
-                res.fail(lv.id, f"near duplicate of {hit.owner} (its live blocks identical or "
-                         "one block apart, decoys aside, up to symmetry and translation)")
-            elif hit is not None:
-                res.fail(lv.id, f"near duplicate of {hit.owner} (one block apart, up to "
-                         "symmetry and translation)")
-            seen.add(lv, dead=dead(n, res, lv))
+            m = measured.get(n, {}).get(lv.id)
+            owner[lv.id] = res              # a repeat is the later level's failure
+            dead[id(lv)] = () if m is None else tuple(m.dead_blocks)
+            (practice if is_practice(res.pack) else levels).append(lv)
+    for p in judge.repeat_problems(levels, dead=lambda lv: dead[id(lv)], against=practice):
+        owner[p.level].fail(p.level, p.message)
+
+
+def is_practice(pack: Pack) -> bool:
+    """The practice pack (`packs/practice.json`): judged level by level, and against
+    the campaign and the dailies, never against its own levels."""
+    return pack.meta.get("pack") == PRACTICE_PACK.removesuffix(".json")
 
 
 def gate_check(results: Sequence[PackResult], gates_of: dict[int, int] = CAMPAIGN.gates
@@ -388,7 +291,7 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> Verify
     shape = judge.campaign_problems(worlds_pars, first_peak=campaign.first_peak,
                                     final_world=campaign.worlds[-1].number,
                                     final_peak=campaign.final_peak)
-    lines.extend(f"  FAIL campaign: {p}" for p in shape)
+    lines.extend(f"  FAIL campaign: {p.message}" for p in shape)
     gates, problems = gate_check(results, campaign.gates)
     if gates:
         lines.append("Gates (two stars everywhere): " + " ".join(
@@ -402,8 +305,17 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN) -> Verify
 
 
 def default_paths(root: Path = DEFAULT_PACKS) -> list[Path]:
-    """The packs of a packs folder (`lumina.packfile.pack_files`); PackError when none."""
-    return pack_files([root])
+    """The packs of a packs folder (`with_practice`); PackError when none."""
+    return with_practice([root])
+
+
+def with_practice(paths: Sequence[str | Path]) -> list[Path]:
+    """`pack_files(paths)`, and each folder's practice pack (PRACTICE_PACK) when it has one."""
+    out = pack_files(paths)
+    for p in map(Path, paths):
+        if p.is_dir() and (p / PRACTICE_PACK).is_file():
+            out.append(p / PRACTICE_PACK)
+    return out
 
 
 def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN) -> VerifyReport:
@@ -419,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="the campaign file (default: lumina/campaign.toml)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
-    report = verify_paths(pack_files(args.packs or [DEFAULT_PACKS]), campaign)
+    report = verify_paths(with_practice(args.packs or [DEFAULT_PACKS]), campaign)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 
