@@ -50,7 +50,8 @@ class Slot:
     target: int
     margin: int                 # the least twist margin the slot takes
     upward: bool                # only a harder par may stand in for the target
-    min_effort: float = 0.0     # the felt effort a level after the tutorial must reach
+    min_effort: float = 0.0     # a world's level is no easier than its tutorial: felt effort
+    min_par: int = 0            # ... and par
     got: dict | None = None
     why: str = ""
 
@@ -96,7 +97,7 @@ class Selector:
         out = [slot.target]
         for t in range(1, MAX_TOLERANCE + 1):
             out += [slot.target + t] if slot.upward else [slot.target + t, slot.target - t]
-        return [p for p in out if lo <= p <= hi]
+        return [p for p in out if lo <= p <= hi and p >= slot.min_par]
 
     def take(self, slot: Slot, owner: str, prefer) -> dict | None:
         pars = self.boards(slot.bucket)
@@ -143,9 +144,19 @@ def _effort_targets(rows: Sequence[dict]) -> dict[tuple, dict[int, float]]:
     return out
 
 
+def _tutorial_bar(tutorial: Level) -> tuple[int, float]:
+    """The tutorial's par and felt effort: no level of its world may be easier
+    (the judge's tutorial rule compares it with the levels after it)."""
+    from lumina.engine import solve
+    from lumina.gen.mining import play_felt
+    effort = play_felt(tutorial).effort
+    return solve(tutorial).optimal, float(effort or 0.0)
+
+
 def world_slots(campaign: Campaign) -> list[Slot]:
     slots = []
     for w in campaign.worlds:
+        tut_par, tut_effort = _tutorial_bar(w.tutorial)
         tops = sorted(((t, b.name, j) for b in w.buckets for j, t in enumerate(b.targets())),
                       reverse=True)[:judge.LAST_MARGINS]
         last = {(name, j) for _t, name, j in tops}
@@ -156,7 +167,8 @@ def world_slots(campaign: Campaign) -> list[Slot]:
                 if (b.name, j) in last and b.twists:
                     need = max(need, w.margin_last)
                 slots.append(Slot(pack=w.pack, bucket=b, index=j, target=t, margin=need,
-                                  upward=b.upward or b.is_peak(t)))
+                                  upward=b.upward or b.is_peak(t), min_par=tut_par,
+                                  min_effort=tut_effort))
     return slots
 
 

@@ -33,7 +33,7 @@ def missing_jobs(campaign: Campaign, db) -> list[MineJob]:
 
 
 def mine(campaign: Campaign, folder: Path, *, workers: int = 1, scheduler: str | None = None,
-         limit: int | None = None, export: bool = True) -> int:
+         limit: int | None = None, export: bool = True, refelt: bool = False) -> int:
     """Run the campaign's jobs missing from the pool at `folder`; returns how many ran."""
     db = store.open_pool(folder)
     try:
@@ -48,6 +48,7 @@ def mine(campaign: Campaign, folder: Path, *, workers: int = 1, scheduler: str |
         if order:
             run_ordered(run_job, order, workers=workers, scheduler=scheduler, label="mine",
                         names=[j.id for j in order], on_result=keep)
+        store.fill_felt(db, everything=refelt)
         if export:
             store.export_shards(db, folder)
         return len(order)
@@ -87,12 +88,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int_in(1, 10**7), metavar="N",
                     help="run at most N of the missing jobs (largest first)")
     ap.add_argument("--status", action="store_true", help="print boards by mechanic and par")
+    ap.add_argument("--refelt", action="store_true",
+                    help="only play the felt-difficulty player again on every board (after "
+                         "it changed) and write the shards; no mining (a mining run fills "
+                         "boards that lack its figures)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
     if args.status:
         if args.scheduler or args.limit:
             raise UsageError("--status only reads the pool: use it without --scheduler or --limit")
         print_status(campaign, args.pool)
+        return 0
+    if args.refelt:
+        if args.scheduler or args.limit:
+            raise UsageError("--refelt mines nothing: use it without --scheduler or --limit")
+        db = store.open_pool(args.pool, create=False)
+        try:
+            n = store.fill_felt(db, everything=True)
+            store.export_shards(db, args.pool)
+        finally:
+            db.close()
+        print(f"felt figures of {n} boards played again in {args.pool}", file=sys.stderr)
         return 0
     if not campaign.mine:
         raise UsageError(f"{campaign.source}: mine: the campaign names no mining jobs")

@@ -199,3 +199,28 @@ def status(db: sqlite3.Connection) -> dict[str, Any]:
         table.setdefault(mech, {})[par] = n
     jobs = db.execute("SELECT count(*) FROM jobs").fetchone()[0]
     return {"boards": table, "jobs": jobs}
+
+
+def fill_felt(db: sqlite3.Connection, everything: bool = False) -> int:
+    """Play the felt-difficulty player (`lumina.playtest.felt`) on boards that lack
+    its figures (all boards with `everything`, after the player changed): a pure
+    function of the board, so a row filled later equals one mined with the player.
+    Returns how many rows were filled (0 when the player is not installed)."""
+    from lumina.gen.mining import play_felt
+    from lumina.model import Level
+    q = "SELECT desc, level FROM boards" + ("" if everything else " WHERE felt_effort IS NULL")
+    todo = db.execute(q + " ORDER BY desc").fetchall()
+    n = 0
+    with db:
+        for desc, text in todo:
+            body = json.loads(text)
+            f = play_felt(Level.from_json({"id": "pool", **body}))
+            if f.effort is None:
+                return n
+            body["analysis"]["effort"], body["analysis"]["success"] = f.effort, f.success
+            db.execute("UPDATE boards SET felt_effort = ?, felt_success = ?, level = ? "
+                       "WHERE desc = ?", (f.effort, f.success,
+                                          json.dumps(body, sort_keys=True, separators=(",", ":")),
+                                          desc))
+            n += 1
+    return n
