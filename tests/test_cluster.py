@@ -172,8 +172,6 @@ def test_world_through_the_scheduler_is_byte_identical(cluster, tmp_path):
     assert "on the cluster at" in proc.stderr and f"{n}/{n}" in proc.stderr
     assert _files(remote) == _files(local)
     assert set(_files(remote)) == {"world-1.json", "report-world-1.json"}
-    for name in ("world-1.json", "report-world-1.json"):
-        assert (remote / name).read_bytes() == (PACKS / name).read_bytes(), name
 
 
 @pytest.mark.slow
