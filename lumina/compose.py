@@ -279,6 +279,23 @@ def _practice(campaign: Campaign, rows: Sequence[dict], sel: Selector, out: Comp
         q.sort(key=lambda r: (r["par"], r["plans"], r["desc"]))
     keys = [(m, t) for m in PRACTICE_MECHANICS for t, _lo, _hi in PRACTICE_TIERS if (m, t) in queues]
     pos = {k: 0 for k in keys}
+    families: set[str] = set()
+    nears = judge.NearIndex()
+
+    def offer(r: dict, owner: str) -> bool:
+        """A practice level repeats no world or daily level (duplicate, near duplicate,
+        re-skin: `Seen.find`) and is not the same puzzle as, or one block from, an
+        earlier practice level (whole boards, up to symmetry and translation)."""
+        if r["family"] in families:
+            return False
+        lv = _level(r, owner)
+        if sel.seen.find(lv) is not None or nears.find(lv) is not None:
+            return False
+        families.add(r["family"])
+        nears.add(lv, owner)
+        sel.used.add(r["desc"])
+        return True
+
     taken: list[dict] = []
     counts: dict[tuple[str, str], int] = {k: 0 for k in keys}
     live = list(keys)
@@ -291,7 +308,7 @@ def _practice(campaign: Campaign, rows: Sequence[dict], sel: Selector, out: Comp
             while pos[k] < len(q):
                 r = q[pos[k]]
                 pos[k] += 1
-                if sel.offer(r, f"practice.{len(taken) + 1}"):
+                if offer(r, f"practice.{len(taken) + 1}"):
                     taken.append(r)
                     counts[k] += 1
                     break
