@@ -1,25 +1,30 @@
 """The one judge: what a good Lumina level is (RULES.md, Generation and Quality).
 
-The generator, the strategy bench and the verifier all ask this module, so the rules
-of quality live in one place and none of those three imports another:
+The generator (miner, composer), the strategy bench and the verifier all ask this
+module, and every verdict is a `Problem(reason, message)`: the judge writes every
+sentence, no caller re-checks a rule or words a reason.
 
-- thresholds: `MAX_PLANS`, `BEAM_MAX_PLANS`, `MAX_DEAD_SHARE`, `BEAM_MAX_DEAD_SHARE`
-  (calibration in docs/RULES-DECISIONS.md, "Analysis and filters");
-- the depth window: `band_reason` files a solved candidate against a band;
-- exact and near duplicates: `signature`, `family_key` (invariant under the 8
-  symmetries of the grid and translation), `NearIndex` (one block apart) and `Seen`,
-  the one index of both, on whole boards and on live boards (`decoys` aside);
-- binding twists and twist strength: `has_twist`, `binds`, `MARGIN_FLOOR`,
-  `margin_floor`, `dead_twists`;
-- the optimal-solution filters: `dead_share`, `judge_level` (`LEVEL_REASONS`:
-  unbound, margin, dead twist, optional twist, not the board's deepest start, chain,
-  plans, dead blocks; docs/RULES-DECISIONS.md 35);
-- the whole chain of verdicts in its order: `screen` (the first failing one of
-  `REASONS`);
-- the measures a pack records per level: `analysis`;
-- tutorials, labels, curves, margins and the campaign: `tutorial_problems`,
-  `label_problems`, `world_label_problems`, `world_margin_problems`, `curve_problems`,
-  `campaign_problems`.
+- thresholds: `MAX_PLANS`, `BEAM_MAX_PLANS` (and `DEEP_MAX_PLANS` from
+  `DEEP_PLANS_FROM`), `MAX_DEAD_SHARE`, `BEAM_MAX_DEAD_SHARE`, `MARGIN_FLOOR` (ice 2:
+  "Ice must slide"), the tutorial and felt-effort limits (calibration in
+  docs/RULES-DECISIONS.md);
+- exact and near duplicates and re-skins: `signature`, `family_key` (invariant under
+  the 8 symmetries of the grid and translation), `NearIndex` (one block apart),
+  `ReskinIndex` (two blocks apart, kinds ignored, same par) and `Seen`, the one index
+  of all three, on whole boards and on live boards (`decoys` aside);
+- one level: `level_problems` (band, repeats, then `measured_problems`: unbound,
+  margin, dead twist, optional twist, not the board's deepest start, chain, plans, dead
+  blocks; docs/RULES-DECISIONS.md 35), `judge_level` (its first reason), and `screen`,
+  the same verdicts staged cheapest first for the generator;
+- the measures a pack records per level: `analysis` (with the felt figures of
+  `lumina.playtest.felt`);
+- tutorials: `tutorial_problems` (tiny, one plan, the hardest start, the mechanic
+  changes the par, every optimal solution shows it: `skips_mechanic`, no harder than the
+  next three levels);
+- worlds: `world_problems` (size, tutorial, `curve_problems`, `world_label_problems`,
+  `world_margin_problems`, `effort_problems`), `label_problems`;
+- the campaign: `repeat_problems` (near duplicates and re-skins across every pack, the
+  practice pack against the others) and `campaign_problems` (tops rising, peaks).
 
 Insight: a family key is the smallest of the 8 symmetric images of a board, each
 translated so its contents start at (0, 0). These two 5x4 boards have one key:

@@ -3,24 +3,24 @@
 Nothing the generator knew is trusted, and the generator is not imported: each pack
 is re-read and validated, every level is re-solved from scratch (the stored `optimal`
 is only compared against), its stored solution is replayed move by move, its measures
-(`lumina.engine.measure`) are taken again and compared with the stored analysis (packs
-older than lumina-gen/4 may lack its chain, forced moves, board's deepest, optional
-twist and label; newer ones must record them), and
-the one judge (`lumina.judge`) rules on it, from the fresh measures whatever the pack's
-version: twist binding and margin, dead and optional twists, the hardest start, the
-chain floor, plans and dead blocks, the label, near duplicates (decoys aside) across
-every pack given, tutorials, each world's label, twist margin targets and curve, and
-the campaign's shape (the test fixtures, `DESIGNED_SINCE`, are judged by the rules
-they were made under). The unlock gates are checked against a player who earns two
-stars everywhere.
+(`lumina.engine.measure`, and the felt figures of `lumina.playtest.felt`) are taken
+again and compared with the stored analysis (a measure not recorded is a failure,
+whatever the pack's generator), and the one judge (`lumina.judge`) rules on it from
+the fresh measures: `level_problems` per level (binding and margin, ice at least 2,
+dead and optional twists, the hardest start, the chain floor, plans with at most 16
+from par 20, dead blocks), the label, `world_problems` per world (tutorial rules, the
+curve, labels, twist margin targets, felt effort ordering), `repeat_problems` across
+every pack given (near duplicates, decoys aside, and re-skins; the practice pack
+against the others) and the campaign's shape. The unlock gates are checked against
+a player who earns two stars everywhere. Every failure's sentence is the judge's.
 
 Prints per pack a count line (solvable, confirmed, twist levels that bind, par range,
 twist margin min and median, starts at their board's deepest, chain/par range)
 and a `moves→levels` histogram, names every failing level and why; exits 1 on any
 failure and 2 on unreadable input. With no arguments it checks the packs folder
-(`packs/world-*.json` and `packs/dailies.json`). The worlds' names, sizes, tutorials'
-mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
-`--campaign FILE`).
+(`packs/world-*.json`, `packs/dailies.json`, and `packs/practice.json` when present).
+The worlds' names, sizes, tutorials' mechanics, gates and peaks are the campaign's
+(`lumina/campaign.toml`, or `--campaign FILE`).
 """
 from __future__ import annotations
 
