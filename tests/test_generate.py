@@ -17,7 +17,8 @@ from lumina.engine import Board, level_at, measure, solve
 from lumina.gen.buckets import (BucketResult, Verdicts, assemble_bucket, generate_bucket,
                                 generate_slot, harvest, settle)
 from lumina.gen.layouts import solved_layout
-from lumina.gen.packs import GENERATOR_VERSION, bucket_results, jobs_of, run_buckets, run_jobs
+from lumina.gen.mining import GENERATOR as GENERATOR_VERSION       # the packs are composed
+from lumina.gen.packs import bucket_results, jobs_of, run_buckets, run_jobs
 from lumina.packfile import read_pack
 from lumina.worlds import (CAMPAIGN, DAILY_BUCKETS, DAILY_POOL, GATES, WORLDS, Bucket, daily_id,
                            daily_index, world)
@@ -315,9 +316,10 @@ def test_tutorial_teaches_with_exactly_one_plan(number):
 def test_daily_rule():
     import datetime as dt
     assert daily_index(dt.date(1970, 1, 1)) == 0
-    assert daily_index(dt.date(1970, 1, 1) + dt.timedelta(days=174)) == 0
+    assert daily_index(dt.date(1970, 1, 1) + dt.timedelta(days=DAILY_POOL)) == 0
+    assert daily_index(dt.date(1970, 1, 1) + dt.timedelta(days=365)) == 365  # a year, no repeat
     assert daily_id(dt.date(2026, 12, 2)) == \
-        f"d-{(dt.date(2026, 12, 2) - dt.date(1970, 1, 1)).days % 174 + 1:03d}"
+        f"d-{(dt.date(2026, 12, 2) - dt.date(1970, 1, 1)).days % DAILY_POOL + 1:03d}"
     assert sum(b.levels for b in DAILY_BUCKETS) == DAILY_POOL
 
 
