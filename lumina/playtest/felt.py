@@ -28,7 +28,8 @@ for a player who keeps trying, which keeps ranking the levels a run rarely wins.
 `success` is the share of runs that win. Seeded by `seed` and the level's desc (not its
 id), so the same board gets the same figures in any pack; integer weights and a
 splitmix64 stream make it byte-identical on every machine. The inner loop is Cython
-(`lumina/engine/felt.pyx`): a few ms per board (`python -m lumina.bench felt`).
+(`lumina/engine/felt.pyx`): 14-26 ms a board on the committed packs
+(docs/RULES-DECISIONS.md 50).
 """
 from __future__ import annotations
 
