@@ -25,7 +25,9 @@ from lumina.errors import LuminaError
 from lumina.safeio import OutputError
 
 MAX_LINE = 299
-_LONG_WORD = re.compile(r"\S{81,}")
+# A word is cut only past 200 characters, so a file's path (CI's deep pytest tmp paths run
+# to ~100) is always printed whole: an error that names a file names it exactly.
+_LONG_WORD = re.compile(r"\S{201,}")
 
 
 class UsageError(ValueError):
@@ -36,11 +38,15 @@ INPUT_ERRORS: tuple[type[BaseException], ...] = (LevelError, PackError, UsageErr
                                                  LuminaError)
 
 
+def _cut_word(m: re.Match) -> str:
+    return f"{m.group()[:140]}...{m.group()[-57:]}"
+
+
 def one_line(text: str, limit: int = MAX_LINE) -> str:
     """`text` as one safe line: non-printable characters escaped (`escape_text`), any
-    word over 80 characters cut in the middle, the whole at most `limit` characters."""
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:50]}...{m.group()[-20:]}", str(text)[:100 * limit])
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:50]}...{m.group()[-20:]}", escape_text(text))
+    word over 200 characters cut in the middle, the whole at most `limit` characters."""
+    text = _LONG_WORD.sub(_cut_word, str(text)[:100 * limit])
+    text = _LONG_WORD.sub(_cut_word, escape_text(text))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

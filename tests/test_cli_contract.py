@@ -35,6 +35,20 @@ def test_boundary_escapes_a_lone_surrogate_printed_to_stdout(capfd):
     assert "\\udc80" in capfd.readouterr().out
 
 
+def test_deep_path_in_an_error_is_printed_whole(tmp_path):
+    """Bug class: the boundary cut every word over 80 characters in the middle, so on CI
+    (tmp paths like /tmp/pytest-of-root/pytest-124/popen-gw0/test_campaign_seed_of_50..)
+    an error named `.../test_camp..._dig0/campaign.toml`, a file that does not exist."""
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4) / "campaign.toml"
+    deep.parent.mkdir(parents=True)
+    deep.write_text("[[world]\n", encoding="utf-8")
+    assert 150 < len(str(deep)) < 300
+    ran = run_cli("verify", "--campaign", deep)
+    line = exit_2(ran, str(deep))
+    assert "..." not in line
+    assert cli.one_line("x" * 5000).count("...") == 1 and len(cli.one_line("x" * 5000)) < 300
+
+
 # was test_hardening.py::test_memory_error_is_one_line
 def test_boundary_memory_error_is_one_line(monkeypatch, capsys):
     solve_cli = importlib.import_module("lumina.solve")   # `lumina.solve` is also a function
