@@ -4,7 +4,7 @@ import sys
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-ENGINE_MODULES = ["board", "solve", "sweep", "graph"]
+ENGINE_MODULES = ["board", "solve", "sweep", "graph", "felt"]
 
 # `cdef inline` functions always inlined: the move enumeration hands each move to a
 # consumer through a function pointer that is a constant at every call site, and the

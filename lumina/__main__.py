@@ -11,8 +11,12 @@ COMMANDS = (
      "verify the packs, then build the static site"),
     ("verify", "[PACKS or FOLDERS...] [--campaign FILE]",
      "re-solve every level from disk; exit 1 if any fails"),
+    ("mine", "[--campaign FILE] [--pool DIR] [--workers N | --scheduler ADDRESS] [--status]",
+     "run the campaign's mining jobs into the board pool (resumable)"),
+    ("compose", "[--campaign FILE] [--pool DIR] [--out DIR]",
+     "pick every world, the daily pool and the practice pack from the pool"),
     ("generate", "[--all | --world N | --dailies] [--seed S] [--workers N] [--out DIR] "
-     "[--campaign FILE]", "regenerate the packs (deterministic per seed)"),
+     "[--campaign FILE] [--pool DIR]", "mine what the pool lacks, then compose (--all)"),
     ("solve", "FILE [--level ID] | DESC | BOARD | --rush FILE [--analyse]",
      "solve or measure a level, desc or Rush Hour board"),
     ("bench", " | ".join(name for name, _ in BENCHMARKS), "benchmarks that print their figures"),

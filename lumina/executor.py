@@ -109,18 +109,21 @@ def _note(names: Sequence[str] | None, i: int) -> str:
 
 def run_ordered(fn: Callable[[T], R], jobs: Iterable[T], *, workers: int = 1,
                 scheduler: str | None = None, label: str = "", retries: int = 2,
-                names: Sequence[str] | None = None) -> list[R]:
+                names: Sequence[str] | None = None,
+                on_result: Callable[[int, R], None] | None = None) -> list[R]:
     """`[fn(job) for job in jobs]`, run in this process (workers 1), on a local pool of
     `workers` processes, or on the Dask cluster at `scheduler` (then `workers` is how
     many cluster workers to wait for before sending tasks). `fn` must be a module-level
-    function (pickled by reference). `names[i]` labels job i in the progress lines."""
+    function (pickled by reference). `names[i]` labels job i in the progress lines.
+    `on_result(i, result)` is called in this process as each task finishes (in any
+    order): the miner stores each finished job at once, so a killed run keeps them."""
     jobs = list(jobs)
     if names is not None and len(names) != len(jobs):
         raise ValueError("one name per job")
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"workers must be 1..{MAX_WORKERS}, got {workers!r}")
     if scheduler:
-        return _run_on_cluster(fn, jobs, scheduler, workers, label, retries, names)
+        return _run_on_cluster(fn, jobs, scheduler, workers, label, retries, names, on_result)
     where = "in this process" if workers <= 1 or len(jobs) <= 1 else f"on {workers} local workers"
     prog = _Progress(label, len(jobs), where)
     try:
@@ -128,9 +131,11 @@ def run_ordered(fn: Callable[[T], R], jobs: Iterable[T], *, workers: int = 1,
             results = []
             for i, job in enumerate(jobs):
                 results.append(fn(job))
+                if on_result is not None:
+                    on_result(i, results[-1])
                 prog.step(_note(names, i))
             return results
-        return _run_on_pool(fn, jobs, workers, prog, names)
+        return _run_on_pool(fn, jobs, workers, prog, names, on_result)
     finally:
         prog.close()
 
@@ -162,7 +167,8 @@ def _tear_down(pool: concurrent.futures.ProcessPoolExecutor) -> None:
 
 
 def _run_on_pool(fn: Callable[[T], R], jobs: list[T], workers: int, prog: _Progress,
-                 names: Sequence[str] | None) -> list[R]:
+                 names: Sequence[str] | None,
+                 on_result: Callable[[int, R], None] | None = None) -> list[R]:
     """A fork-context process pool; a worker that dies is an error, not a hang, and
     no worker outlives this call however it ends."""
     out: list[Any] = [None] * len(jobs)
@@ -175,6 +181,8 @@ def _run_on_pool(fn: Callable[[T], R], jobs: list[T], workers: int, prog: _Progr
         for fut in concurrent.futures.as_completed(index):
             i = index[fut]
             out[i] = fut.result()
+            if on_result is not None:
+                on_result(i, out[i])
             prog.step(_note(names, i))
     except concurrent.futures.process.BrokenProcessPool:
         _tear_down(pool)
@@ -334,13 +342,15 @@ def _close(client) -> None:
 
 
 def _run_on_cluster(fn: Callable[[T], R], jobs: list[T], address: str, workers: int,
-                    label: str, retries: int, names: Sequence[str] | None) -> list[R]:
+                    label: str, retries: int, names: Sequence[str] | None,
+                    on_result: Callable[[int, R], None] | None = None) -> list[R]:
     with _dask_quiet():
-        return _cluster_run(fn, jobs, address, workers, label, retries, names)
+        return _cluster_run(fn, jobs, address, workers, label, retries, names, on_result)
 
 
 def _cluster_run(fn: Callable[[T], R], jobs: list[T], address: str, workers: int,
-                 label: str, retries: int, names: Sequence[str] | None) -> list[R]:
+                 label: str, retries: int, names: Sequence[str] | None,
+                 on_result: Callable[[int, R], None] | None = None) -> list[R]:
     from dask.distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -367,6 +377,8 @@ def _cluster_run(fn: Callable[[T], R], jobs: list[T], address: str, workers: int
                     if fut.status != "error":          # not the task's own error: the cluster's
                         raise _lost(address) from None
                     raise
+                if on_result is not None:
+                    on_result(i, out[i])
                 prog.step(_note(names, i))
         except KilledWorker as e:
             i = index.get(e.args[0] if e.args else None)

@@ -227,11 +227,19 @@ class Analysis:
     mechanics: tuple[str, ...] | None = field(_label, default=None, group="gen4",
                                               measure=lambda level, m: level.mechanics)
     #                                         the label: `Level.mechanics`
+    # The felt difficulty (`lumina.playtest.felt`, computed by `lumina.judge.analysis`):
+    # both or neither on read; the verifier requires them of every pack.
+    effort: float | None = field(S.real(0, S.MAX_COUNT), default=None, group="felt")
+    #                                         the board-only player's actions per win
+    success: float | None = field(S.real(0, 1), default=None, group="felt")
+    #                                         and its share of runs that win
     family: str = field(S.text)       # near-duplicate family key
 
 
 # Analysis fields recorded since generator lumina-gen/4: all of them, or none (older packs)
 GEN4_MEASURES = tuple(s.key for s in S.specs(Analysis) if s.group == "gen4")
+# The felt-difficulty figures (`lumina.playtest.felt`): both or neither on read
+FELT_MEASURES = tuple(s.key for s in S.specs(Analysis) if s.group == "felt")
 
 
 @dataclass(frozen=True, kw_only=True)

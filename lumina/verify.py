@@ -3,28 +3,28 @@
 Nothing the generator knew is trusted, and the generator is not imported: each pack
 is re-read and validated, every level is re-solved from scratch (the stored `optimal`
 is only compared against), its stored solution is replayed move by move, its measures
-(`lumina.engine.measure`) are taken again and compared with the stored analysis (packs
-older than lumina-gen/4 may lack its chain, forced moves, board's deepest, optional
-twist and label; newer ones must record them), and
-the one judge (`lumina.judge`) rules on it, from the fresh measures whatever the pack's
-version: twist binding and margin, dead and optional twists, the hardest start, the
-chain floor, plans and dead blocks, the label, near duplicates (decoys aside) across
-every pack given, tutorials, each world's label, twist margin targets and curve, and
-the campaign's shape (the test fixtures, `DESIGNED_SINCE`, are judged by the rules
-they were made under). The unlock gates are checked against a player who earns two
-stars everywhere.
+(`lumina.engine.measure`, and the felt figures of `lumina.playtest.felt`) are taken
+again and compared with the stored analysis (a measure not recorded is a failure,
+whatever the pack's generator), and the one judge (`lumina.judge`) rules on it from
+the fresh measures: `level_problems` per level (binding and margin, ice at least 2,
+dead and optional twists, the hardest start, the chain floor, plans with at most 16
+from par 20, dead blocks), the label, `world_problems` per world (tutorial rules, the
+curve, labels, twist margin targets, felt effort ordering), `repeat_problems` across
+every pack given (near duplicates, decoys aside, and re-skins; the practice pack
+against the others) and the campaign's shape. The unlock gates are checked against
+a player who earns two stars everywhere. Every failure's sentence is the judge's.
 
 Prints per pack a count line (solvable, confirmed, twist levels that bind, par range,
 twist margin min and median, starts at their board's deepest, chain/par range)
 and a `moves→levels` histogram, names every failing level and why; exits 1 on any
 failure and 2 on unreadable input. With no arguments it checks the packs folder
-(`packs/world-*.json` and `packs/dailies.json`). A folder given (or the default) is
-what publish reads, so it must also be publishable (`pack_set_problems`, the one rule
-publish refuses by: the daily pool's size against the campaign's, a world per pack,
-ids in place, no world twice; its reports and strategy table readable): whatever
-publish refuses, verify of that folder fails first. The worlds' names, sizes, tutorials'
-mechanics, gates and peaks are the campaign's (`lumina/campaign.toml`, or
-`--campaign FILE`).
+(`packs/world-*.json`, `packs/dailies.json`, and `packs/practice.json` when present).
+A folder given (or the default) is what publish reads, so it must also be publishable
+(`pack_set_problems`, the one rule publish refuses by: the daily pool's size against
+the campaign's, a world per pack, ids in place, no world twice; its reports and
+strategy table readable): whatever publish refuses, verify of that folder fails first.
+The worlds' names, sizes, tutorials' mechanics, gates and peaks are the campaign's
+(`lumina/campaign.toml`, or `--campaign FILE`).
 """
 from __future__ import annotations
 
@@ -37,12 +37,13 @@ from typing import Sequence
 from lumina import judge, playable, schema
 from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
-from lumina.model import GEN4_MEASURES, Level, LevelError
+from lumina.model import Level, LevelError
 from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report,
                              read_strategies, report_files)
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 DEFAULT_PACKS = Path("packs")
+PRACTICE_PACK = "practice.json"           # read from a packs folder when present
 
 
 @dataclass
@@ -113,74 +114,16 @@ def replay(level: Level, moves) -> str | None:
     return None
 
 
-# Packs written before the lumina-gen/4 measures (GEN4_MEASURES) may leave them out:
-# generator name -> the first version that records them. Every other pack must.
-MEASURED_SINCE = {"lumina-gen": 4, "lumina-fixtures": 3}
-# Packs judged by the rules before issue 17 (`judge.GEN3_LEVEL_REASONS`, no hardest
-# start, margin floor, decoy-blind near duplicates or world label): generator name ->
-# the first version judged by every rule. Only the test fixtures: a lumina-gen pack of
-# any version is judged by every rule (docs/RULES-DECISIONS.md 37).
-DESIGNED_SINCE = {"lumina-fixtures": 3}
-
-
-def _older(meta: dict, since: dict[str, int]) -> bool:
-    name, _, version = str(meta.get("generator", "")).partition("/")
-    return name in since and version.isdigit() and int(version) < since[name]
-
-
-def records_gen4_measures(meta: dict) -> bool:
-    """True unless the pack's generator is one written before the lumina-gen/4 measures
-    (docs/RULES-DECISIONS.md 33)."""
-    return not _older(meta, MEASURED_SINCE)
-
-
-def judged_designed(meta: dict) -> bool:
-    """True unless the pack's generator is marked as made under the rules before issue
-    17 (`DESIGNED_SINCE`: the test fixtures only)."""
-    return not _older(meta, DESIGNED_SINCE)
-
-
-def _analysis_diff(stored, fresh, gen4: bool = True) -> list[str]:
-    """'analysis.FIELD stored X, measured Y' for every field that differs. Without
-    `gen4`, measures the pack need not record are compared only when present."""
+def _analysis_diff(stored, fresh) -> list[str]:
+    """'analysis.FIELD stored X, measured Y' for every field that differs, and
+    'analysis.FIELD missing' for every measure the pack does not record."""
     out = []
     for key, a, b in schema.diff(stored, fresh):    # every field the schema declares
-        if a is None and key in GEN4_MEASURES:
-            if gen4:
-                out.append(f"analysis.{key} missing (measured {b!r})")
+        if a is None:
+            out.append(f"analysis.{key} missing (measured {b!r})")
         else:
             out.append(f"analysis.{key} stored {a!r}, measured {b!r}")
     return out
-
-
-def _verdict(reason: str, lv: Level, m: Measures) -> str:
-    beam = lv.win == "beam"
-    if reason == "unbound":
-        return (f"twist does not bind: par {m.optimal}, crystal par {m.crystal_optimal} "
-                "(must be below par)")
-    if reason == "margin":
-        return (f"twist margin {m.optimal - m.crystal_optimal} (par {m.optimal}, crystal par "
-                f"{m.crystal_optimal}) is under {judge.margin_floor(lv)} "
-                f"({', '.join(judge.twist_kinds(lv))})")
-    if reason == "dead_twist":
-        dead = judge.dead_twists(lv, m.dead_blocks)
-        return (f"twist block{'s' if len(dead) > 1 else ''} "
-                f"{', '.join(f'{i} ({lv.blocks[i].kind})' for i in dead)} never move"
-                f"{'' if len(dead) > 1 else 's'} in an optimal solution")
-    if reason == "optional_twist":
-        return "an optimal solution moves no sand, ice or rime block (the twist is optional)"
-    if reason == "not_deepest":
-        deepest = "unknown (its sweep passed the state cap)" if m.deepest is None else m.deepest
-        return (f"does not start at its board's deepest: par {m.optimal}, the board's "
-                f"deepest {deepest}")
-    if reason == "chain":
-        return (f"chain {m.chain} of par {m.optimal} is under {judge.MIN_CHAIN_SHARE:.2f} of "
-                f"par (from par {judge.MIN_CHAIN_SHARE_FROM})")
-    if reason == "plans":
-        return (f"{m.plans}{'+' if m.plans_capped else ''} plans (at most "
-                f"{judge.max_plans(beam)})")
-    share = judge.dead_share(lv, m.dead_blocks)
-    return f"{share:.0%} of blocks never move (at most {judge.max_dead_share(beam):.0%})"
 
 
 def check_level(lv: Level, res: PackResult) -> Measures | None:
@@ -209,7 +152,6 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if m.outcome is not Outcome.SOLVED or m.optimal != sol.optimal:
         res.fail(lv.id, f"measure finds {m.outcome.value} {m.optimal}, the solver {sol.optimal}")
         return None
-    designed = judged_designed(res.pack.meta)
     res.measured += 1
     res.deepest += m.deepest == m.optimal
     if m.optimal and m.chain is not None:
@@ -223,60 +165,34 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if lv.analysis is None:
         res.fail(lv.id, "no stored analysis")
     else:
-        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m),
-                               records_gen4_measures(res.pack.meta))
+        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m))
         for diff in diffs:
             res.fail(lv.id, diff)
         if not any(d.startswith("analysis.mechanics ") for d in diffs):
             for p in judge.label_problems(lv):          # (said once: as a field or here)
-                res.fail(lv.id, p)
+                res.fail(lv.id, p.message)
     if not lv.tutorial:
-        reason = judge.judge_level(lv, m, beam=lv.win == "beam", reasons=judge.LEVEL_REASONS
-                                   if designed else judge.GEN3_LEVEL_REASONS)
-        if reason:
-            res.fail(lv.id, _verdict(reason, lv, m))
+        for p in judge.level_problems(lv, m):
+            res.fail(lv.id, p.message)
     return m
 
 
 def check_world(res: PackResult, number: int, measured: dict[str, Measures],
                 campaign: Campaign = CAMPAIGN) -> None:
-    """A world pack's shape, as the campaign has it: its name, its number of levels,
-    the tutorial first and teaching its mechanic, the curve, every level carrying the
-    world's mechanic, and its twist margins meeting the world's targets (median and
-    last five)."""
-    levels, where = res.pack.levels, res.pack.path.name
-    designed = judged_designed(res.pack.meta)
+    """A world pack's rules, as the campaign has it (`judge.world_problems`): its name
+    and number of levels, the tutorial first, teaching its mechanic and no harder than
+    the levels after it, the curve, every level carrying the world's mechanic, its
+    twist margin targets and its felt effort ordering."""
+    where = res.pack.path.name
     try:
         w = campaign.world(number)
     except KeyError:
         res.fail(where, f"world {number} is not one of the campaign's {len(campaign.worlds)} "
                  "worlds")
         return
-    if res.pack.meta.get("name") != w.name:
-        res.fail(where, f"world {number} is named {w.name!r}")
-    if len(levels) != w.levels:
-        res.fail(where, f"a world has {w.levels} levels, this one {len(levels)}")
-    if levels:
-        tut = levels[0]
-        if not tut.tutorial:
-            res.fail(tut.id, "level 1 of a world must be its hand-authored tutorial")
-        elif tut.id in measured:
-            for p in judge.tutorial_problems(tut, measured[tut.id], w.mechanic,
-                                             designed=designed):
-                res.fail(tut.id, p)
-    for lv in levels[1:]:
-        if lv.tutorial:
-            res.fail(lv.id, "only level 1 of a world is a tutorial")
-    for p in judge.curve_problems(_pars(res.pack), f"world {number}"):
-        res.fail(where, p)
-    if designed:
-        for lv in levels:
-            why = judge.world_label_problem(w.mechanic, lv)
-            if why:
-                res.fail(lv.id, why)
-        for p in judge.world_margin_problems(res.margins, median=w.margin_median,
-                                             last=w.margin_last, label=f"world {number}"):
-            res.fail(where, p)
+    for p in judge.world_problems(w, res.pack.levels, measures=measured,
+                                  name=res.pack.meta.get("name")):
+        res.fail(p.level or where, p.message)
 
 
 def _pars(pack: Pack) -> list[int]:
@@ -287,41 +203,28 @@ def _pars(pack: Pack) -> list[int]:
 
 def near_duplicates(results: Sequence[PackResult],
                     measured: dict[int, dict[str, Measures]] | None = None) -> None:
-    """One near-duplicate index over every level of every pack given, in the order
-    given: a level fails when it nearly duplicates one before it or any tutorial, on
-    the whole board or on its live blocks (its decoys, the non-key blocks that move in
-    no optimal solution as measured afresh, left out: `measured` maps each result's
-    index to its fresh measures by level id; a level not measured, or of a pack judged
-    by the older rules, is compared on its whole board). Tutorials are indexed first
-    and never failed themselves: hand-authored boards may resemble each other, a
-    generated level may not resemble them (docs/RULES-DECISIONS.md 13b)."""
+    """Near duplicates and re-skins over every level of every pack given, in the order
+    given (`judge.repeat_problems`): decoys are the non-key blocks that move in no
+    optimal solution as measured afresh (`measured` maps each result's index to its
+    fresh measures by level id; a level not measured counts every block as live)."""
     measured = measured or {}
-
-    def dead(n: int, res: PackResult, lv: Level) -> tuple[int, ...]:
-        m = measured.get(n, {}).get(lv.id)
-        if m is None or not judged_designed(res.pack.meta):
-            return ()
-        return tuple(m.dead_blocks)
-
-    seen = judge.Seen()
+    owner: dict[str, PackResult] = {}
+    dead: dict[int, tuple[int, ...]] = {}
+    levels, practice = [], []
     for n, res in enumerate(results):
         for lv in res.pack.levels:
-            if lv.tutorial:
-                seen.add(lv, dead=dead(n, res, lv))
-    for n, res in enumerate(results):
-        for lv in res.pack.levels:
-            if lv.tutorial:
-                continue
-            hit = seen.find(lv, dead=dead(n, res, lv))
-            if hit is not None and hit.same:
-                res.fail(lv.id, f"same puzzle as {hit.owner} (up to symmetry and translation)")
-            elif hit is not None and hit.live:
-                res.fail(lv.id, f"near duplicate of {hit.owner} (its live blocks identical or "
-                         "one block apart, decoys aside, up to symmetry and translation)")
-            elif hit is not None:
-                res.fail(lv.id, f"near duplicate of {hit.owner} (one block apart, up to "
-                         "symmetry and translation)")
-            seen.add(lv, dead=dead(n, res, lv))
+            m = measured.get(n, {}).get(lv.id)
+            owner[lv.id] = res              # a repeat is the later level's failure
+            dead[id(lv)] = () if m is None else tuple(m.dead_blocks)
+            (practice if is_practice(res.pack) else levels).append(lv)
+    for p in judge.repeat_problems(levels, dead=lambda lv: dead[id(lv)], against=practice):
+        owner[p.level].fail(p.level, p.message)
+
+
+def is_practice(pack: Pack) -> bool:
+    """The practice pack (`packs/practice.json`): judged level by level, and against
+    the campaign and the dailies, never against its own levels."""
+    return pack.meta.get("pack") == PRACTICE_PACK.removesuffix(".json")
 
 
 def gate_check(results: Sequence[PackResult], gates_of: dict[int, int] = CAMPAIGN.gates
@@ -367,8 +270,9 @@ def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
     why"); `publish` refuses exactly when it is not empty, and `verify` of a folder
     fails on it first. The daily pool (dailies.json) holds the campaign's pool size,
     and a campaign without a daily pool takes none; every other pack is a world of
-    the campaign, with a name, a mechanic and at least one level; ids run w{N}-01,
-    w{N}-02, ... (d-001, ... for the dailies) in order; every level is playable; there
+    the campaign, with a name, a mechanic and at least one level, but the practice pack
+    (practice.json, pack "practice"); ids run w{N}-01, w{N}-02, ... (d-001, ... for the
+    dailies, p-00001, ... for practice) in order; every level is playable; there
     is at least one world and no world twice. The reports and the strategy table of
     `folders` are read with their strict schemas (a bad one is a PackError, exit 2,
     for verify and publish alike). `levels=False` leaves out each level's playability:
@@ -400,6 +304,11 @@ def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
             elif len(pack.levels) != campaign.daily_pool:
                 problems.append(f"{path}: levels: the daily pool is {campaign.daily_pool} levels, "
                                 f"found {len(pack.levels)}")
+            continue
+        if path.name == PRACTICE_PACK:      # what publish's site shows (render.inputs)
+            if meta.get("pack") != "practice":
+                problems.append(f"{path}: pack: must be \"practice\", got {meta.get('pack')!r}")
+            ids(path, pack.levels, lambda i: f"p-{i + 1:05d}")
             continue
         num = meta.get("world")
         if isinstance(num, bool) or not isinstance(num, int) or num not in campaign.gates:
@@ -460,7 +369,7 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
     shape = judge.campaign_problems(worlds_pars, first_peak=campaign.first_peak,
                                     final_world=campaign.worlds[-1].number,
                                     final_peak=campaign.final_peak)
-    lines.extend(f"  FAIL campaign: {p}" for p in shape)
+    lines.extend(f"  FAIL campaign: {p.message}" for p in shape)
     gates, problems = gate_check(results, campaign.gates)
     if gates:
         lines.append("Gates (two stars everywhere): " + " ".join(
@@ -476,8 +385,17 @@ def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
 
 
 def default_paths(root: Path = DEFAULT_PACKS) -> list[Path]:
-    """The packs of a packs folder (`lumina.packfile.pack_files`); PackError when none."""
-    return pack_files([root])
+    """The packs of a packs folder (`with_practice`); PackError when none."""
+    return with_practice([root])
+
+
+def with_practice(paths: Sequence[str | Path]) -> list[Path]:
+    """`pack_files(paths)`, and each folder's practice pack (PRACTICE_PACK) when it has one."""
+    out = pack_files(paths)
+    for p in map(Path, paths):
+        if p.is_dir() and (p / PRACTICE_PACK).is_file():
+            out.append(p / PRACTICE_PACK)
+    return out
 
 
 def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN,
@@ -497,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
     given = args.packs or [DEFAULT_PACKS]
     folders = [p for p in given if p.is_dir()]     # a folder is what publish reads: publishable?
-    report = verify_paths(pack_files(given), campaign, folders or None)
+    report = verify_paths(with_practice(given), campaign, folders or None)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 

@@ -99,6 +99,52 @@ def level_number(lid: str) -> int:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MineJob:
+    """One mining job (`python -m lumina.mine`): a pure function of these fields. `deep`
+    > 0: one deep layout search of that many sweeps (aimed at `target` when set, else
+    climbing), every layout it sweeps judged; `deep` 0: `layouts` random solved layouts,
+    each judged. Boards whose hardest start has a par in `keep` are judged and kept."""
+    width: int
+    height: int
+    blockers: tuple[int, int]
+    twists: dict[str, int] = field(default_factory=dict)
+    walls: tuple[int, int] = (0, 0)
+    beam: bool = False
+    mirrors: tuple[int, int] = (0, 0)
+    deep: int = 0
+    layouts: int = 0
+    target: int = 0
+    margin: int = 0
+    keep: tuple[int, int] = (1, 999)
+    per_par: int = 12              # boards judged at most per par (the rest are only swept)
+    seed: int = 1
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    @property
+    def twist_text(self) -> str:
+        return ",".join(f"{k}{v}" for k, v in sorted(self.twists.items())) or "-"
+
+    @property
+    def id(self) -> str:
+        """The job's name, made of every field (editing the campaign never renames a
+        job whose fields did not change, so a mined job stays mined)."""
+        how = f"d{self.deep}" + (f"t{self.target}" if self.target else "") if self.deep \
+            else f"r{self.layouts}"
+        beam = f".beam{self.mirrors[0]}-{self.mirrors[1]}" if self.beam else ""
+        return (f"{self.size}.b{self.blockers[0]}-{self.blockers[1]}.w{self.walls[0]}-{self.walls[1]}"
+                f".{self.twist_text}{beam}.{how}.m{self.margin}.k{self.keep[0]}-{self.keep[1]}"
+                f".p{self.per_par}"
+                f".s{self.seed}")
+
+    @property
+    def cost(self) -> float:
+        return float(self.deep * 20 if self.deep else self.layouts) * self.width * self.height
+
+
+@dataclass(frozen=True, kw_only=True)
 class World:
     """A world of the campaign: what the generator aims for, and, once its pack is read for
     the site (`lumina.render.inputs.gather`), the levels it published (`published`, with the
@@ -138,6 +184,8 @@ class Campaign:
     daily_seed: int
     daily_pool: int                # 0: no daily pool
     daily_buckets: tuple[Bucket, ...]
+    mine: tuple[MineJob, ...] = ()     # the mining jobs (`[[mine]]` tables, one per seed)
+    practice: int = 0                  # levels in the practice pack (0: none)
 
     @property
     def gates(self) -> dict[int, int]:
@@ -159,7 +207,7 @@ class Campaign:
         raise KeyError(number)
 
     def scaled_daily_buckets(self, n: int) -> tuple[Bucket, ...]:
-        """The daily buckets with `levels` scaled so they sum to `n` (`--dailies --pool N`).
+        """The daily buckets with `levels` scaled so they sum to `n` (`--dailies --daily-size N`).
 
         Largest-remainder rounding, ties to the earlier bucket, so the split is a pure
         function of `n`; buckets scaled to no level are left out (names, and so seeds, of
@@ -261,18 +309,30 @@ WORLD_SCHEMA = _table(
     {"name": _title, "mechanic": S.choice(*MECHANICS), "seed": S.integer(),
      "gate": S.integer(0, 10**6), "tutorial": TUTORIAL_SCHEMA, "buckets": _BUCKETS},
     {"margin": _table({"median": S.integer(0, 999), "last": S.integer(0, 999)})})
+#: One `[[mine]]` table: a bucket's block mix (checked as a bucket's) and the search,
+#: one job per seed of `seeds` (`MineJob`).
+MINE_SCHEMA = _table(
+    {"size": _size, "blockers": _SPAN(0, MAX_MOVABLE - 1), "seeds": _SPAN(0, 2**31)},
+    {"twists": _table({}, {k: S.integer(1, MAX_MOVABLE - 1) for k in TWIST_KINDS}),
+     "walls": _SPAN(0, MAX_GRID ** 2), "beam": S.flag, "mirrors": _SPAN(0, MAX_GRID ** 2),
+     "deep": S.integer(0, 10**7), "layouts": S.integer(0, 10**7), "target": S.integer(0, 999),
+     "margin": S.integer(0, 999), "keep": _SPAN(1, 999), "per_par": S.integer(1, 10**6)})
+MAX_SEEDS = 100_000             # seeds in one [[mine]] table
 #: The campaign file (`campaign.toml`), declared once: the fields, their types and ranges.
 CAMPAIGN_SCHEMA = _table(
     {"curve": _table({"first_peak": S.integer(0, 999), "final_peak": S.integer(0, 999)}),
      "worlds": S.list_of(WORLD_SCHEMA, 1, what="a list of worlds")},
-    {"dailies": _table({"seed": S.integer(), "pool": S.integer(1, 100_000), "buckets": _BUCKETS})})
+    {"dailies": _table({"seed": S.integer(), "pool": S.integer(1, 100_000), "buckets": _BUCKETS}),
+     "mine": S.list_of(MINE_SCHEMA, what="a list of [[mine]] tables"),
+     "practice": _table({"levels": S.integer(0, 100_000)})})
 
-_PLACE = re.compile(r"(worlds)\[([0-9]+)\](?:\.(.*))?|(curve|dailies)(?:\.(.*))?", re.S)
+_PLACE = re.compile(r"(worlds)\[([0-9]+)\](?:\.(.*))?|(curve|dailies|practice|mine\[[0-9]+\])"
+                    r"(?:\.(.*))?", re.S)
 
 
 def _place(where: str) -> tuple[str, str]:
     """A schema path as (place, field): `worlds[1].buckets[0].band` is ("world 2",
-    "buckets[0].band")."""
+    "buckets[0].band"), `mine[3].layouts` is ("mine[3]", "layouts")."""
     m = _PLACE.fullmatch(where)
     if m is None:
         return "campaign", where
@@ -283,7 +343,7 @@ def _place(where: str) -> tuple[str, str]:
 
 class _Reader:
     """The checks between fields of one campaign file already read by `CAMPAIGN_SCHEMA`;
-    `where` is "world 2", "dailies" or "curve"."""
+    `where` is "world 2", "dailies", "curve" or "mine[3]"."""
 
     def __init__(self, source: str):
         self.source = source
@@ -297,25 +357,26 @@ class _Reader:
 
     def bucket(self, where: str, name: str, b: dict, bucket_name: str) -> Bucket:
         (width, height), band, blockers = b["size"], b["band"], b["blockers"]
+        p = f"{name}." if name else ""          # a [[mine]] table is checked as a bucket
         twists = b.get("twists", {})
         if sum(twists.values()) > blockers[1]:
-            raise self.fail(where, f"{name}.twists", f"{sum(twists.values())} twist blocks, "
+            raise self.fail(where, f"{p}twists", f"{sum(twists.values())} twist blocks, "
                             f"more than the {blockers[1]} blockers")
         beam, mirrors = b.get("beam", False), b.get("mirrors", (0, 0))
         if mirrors != (0, 0) and not beam:
-            raise self.fail(where, f"{name}.mirrors", "mirrors belong to beam buckets (beam = true)")
+            raise self.fail(where, f"{p}mirrors", "mirrors belong to beam buckets (beam = true)")
         if beam and mirrors[0] < 1:
-            raise self.fail(where, f"{name}.mirrors", "a beam bucket needs at least one mirror")
+            raise self.fail(where, f"{p}mirrors", "a beam bucket needs at least one mirror")
         peak = b.get("peak", 0)
         if peak > band[1]:
-            raise self.fail(where, f"{name}.peak", f"must be at most the band's top {band[1]}, "
+            raise self.fail(where, f"{p}peak", f"must be at most the band's top {band[1]}, "
                             f"got {peak}")
         if 0 < peak < band[0]:
-            raise self.fail(where, f"{name}.peak", f"{peak} is under the band {band[0]}-{band[1]}")
+            raise self.fail(where, f"{p}peak", f"{peak} is under the band {band[0]}-{band[1]}")
         walls = b.get("walls", (0, 0))
         need = cells_needed(blockers[1], walls[1], mirrors[1])
         if need > width * height - 1:
-            raise self.fail(where, f"{name}.size", f"a {width}x{height} grid has {width * height} "
+            raise self.fail(where, f"{p}size", f"a {width}x{height} grid has {width * height} "
                             f"cells; the key, {blockers[1]} blockers, {walls[1]} walls and "
                             f"{mirrors[1]} mirrors need {need} and one left free")
         return Bucket(name=bucket_name, width=width, height=height, band=band,
@@ -323,6 +384,26 @@ class _Reader:
                       walls=b.get("walls", (0, 0)), beam=beam, mirrors=mirrors,
                       deep=b.get("deep", 0), upward=b.get("upward", False),
                       margin=b.get("margin", 0), peak=peak)
+
+    def mine_jobs(self, where: str, m: dict) -> list[MineJob]:
+        """One `[[mine]]` table (read by `MINE_SCHEMA`): one job per seed of its `seeds`
+        range; its block mix is checked as a bucket's (twists, mirrors, the grid fit)."""
+        spec = self.bucket(where, "", {k: m[k] for k in ("size", "blockers", "twists", "walls",
+                                                          "beam", "mirrors") if k in m}
+                           | {"band": (1, 1), "levels": 1}, "mine")
+        deep, layouts = m.get("deep", 0), m.get("layouts", 0)
+        if (deep == 0) == (layouts == 0):
+            raise self.fail(where, "deep", "give a search budget (deep) or random layouts "
+                            "(layouts), one of the two")
+        seeds = m["seeds"]
+        if seeds[1] - seeds[0] >= MAX_SEEDS:
+            raise self.fail(where, "seeds", f"at most {MAX_SEEDS} seeds in one table")
+        return [MineJob(width=spec.width, height=spec.height, blockers=spec.blockers,
+                        twists=spec.twists, walls=spec.walls, beam=spec.beam,
+                        mirrors=spec.mirrors, deep=deep, layouts=layouts,
+                        target=m.get("target", 0), margin=m.get("margin", 0),
+                        keep=m.get("keep", (1, 999)), per_par=m.get("per_par", 12), seed=s)
+                for s in range(seeds[0], seeds[1] + 1)]
 
     def tutorial(self, where: str, t: dict, number: int) -> Level:
         ex, bm = t["exit"], t.get("beam")
@@ -363,10 +444,19 @@ class _Reader:
             if sum(b.levels for b in daily) != pool:
                 raise self.fail("dailies", "pool", f"{pool}, but the buckets hold "
                                 f"{sum(b.levels for b in daily)} levels")
+        mine: list[MineJob] = []
+        for i, raw in enumerate(doc.get("mine", [])):
+            mine.extend(self.mine_jobs(f"mine[{i}]", raw))
+        ids = set()
+        for j in mine:
+            if j.id in ids:
+                raise self.fail("mine", "seeds", f"job {j.id} is named twice")
+            ids.add(j.id)
+        practice = doc["practice"]["levels"] if "practice" in doc else 0
         curve = doc["curve"]
-        return Campaign(source=self.source, worlds=worlds, first_peak=curve["first_peak"],
-                        final_peak=curve["final_peak"], daily_seed=seed, daily_pool=pool,
-                        daily_buckets=daily)
+        return Campaign(source=self.source, worlds=worlds, mine=tuple(mine), practice=practice,
+                        first_peak=curve["first_peak"], final_peak=curve["final_peak"],
+                        daily_seed=seed, daily_pool=pool, daily_buckets=daily)
 
 
 def cells_needed(blockers: int, walls: int, mirrors: int) -> int:

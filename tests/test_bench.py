@@ -38,7 +38,8 @@ def test_help_lists_every_benchmark_and_every_module_is_listed():
     proc = run_cli("bench", "--help")
     assert proc.returncode == 0, proc.stderr
     names = [name for name, _ in bench.BENCHMARKS]
-    assert names == ["solver", "analyse", "sweep", "deep", "strategies", "generate", "cluster",
+    assert names == ["solver", "analyse", "sweep", "deep", "strategies", "generate", "mine",
+                     "compose", "cluster",
                      "site", "playtest", "editor", "hint"]
     listed = [ln.split()[0] for ln in proc.stdout.splitlines()
               if ln.startswith("    ") and ln.split()[0] in names]

@@ -26,10 +26,13 @@ def test_the_committed_campaign_is_the_product():
     assert [w.mechanic for w in CAMPAIGN.worlds] == ["crystal", "sand", "ice", "rime", "beam"]
     assert [w.levels for w in CAMPAIGN.worlds] == [30] * 5 and CAMPAIGN.stars == 450
     assert CAMPAIGN.gates == {1: 0, 2: 40, 3: 110, 4: 170, 5: 230}
-    assert CAMPAIGN.daily_pool == 174 == sum(b.levels for b in CAMPAIGN.daily_buckets)
+    assert CAMPAIGN.daily_pool == 366 == sum(b.levels for b in CAMPAIGN.daily_buckets)
     assert [b.name for b in CAMPAIGN.worlds[1].buckets] == [f"w2-b{i}" for i in range(1, 7)]
-    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 14)]
-    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (24, 45)
+    assert [b.name for b in CAMPAIGN.daily_buckets] == [f"d-b{i}" for i in range(1, 18)]
+    assert (CAMPAIGN.first_peak, CAMPAIGN.final_peak) == (24, 48)
+    tops = [max(b.band[1] for b in w.buckets) for w in CAMPAIGN.worlds]
+    assert tops == [24, 30, 32, 38, 48]            # issue 26's world tops
+    assert CAMPAIGN.practice == 5000 and CAMPAIGN.mine
 
 
 @pytest.mark.parametrize("number", [1, 2, 3, 4, 5])
@@ -50,7 +53,7 @@ def test_the_campaign_is_package_data():
 
 def test_the_old_names_are_the_committed_campaign_s():
     assert worlds.WORLDS is CAMPAIGN.worlds and worlds.GATES == CAMPAIGN.gates
-    assert worlds.DAILY_POOL == 174 and worlds.DAILY_BUCKETS is CAMPAIGN.daily_buckets
+    assert worlds.DAILY_POOL == 366 and worlds.DAILY_BUCKETS is CAMPAIGN.daily_buckets
     assert worlds.world(3).name == "Glass Lake" and worlds.TUTORIALS[4].count("rime") == 1
 
 

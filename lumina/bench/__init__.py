@@ -30,6 +30,8 @@ BENCHMARKS: tuple[tuple[str, str], ...] = (
     ("deep", "deep layout search: seeds reaching --target moves"),
     ("strategies", "the three generation strategies side by side"),
     ("generate", "full regeneration of the packs into a temp folder"),
+    ("mine", "mining: accepted boards per CPU second vs generate's levels before the pool"),
+    ("compose", "every committed pack composed from the committed pool, vs packs/"),
     ("cluster", "a daily pool: local process pool vs a local Dask cluster"),
     ("site", "site build time and page weight"),
     ("playtest", "lumina.playtest over 100,000 simulated attempts: time and peak memory"),

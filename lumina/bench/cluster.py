@@ -1,6 +1,6 @@
 """`python -m lumina.bench cluster`: a daily pool on the local process pool and on a local Dask cluster.
 
-`--dailies --pool N` generated three times in one run, on the same cores: on the local
+`--dailies --daily-size N` generated three times in one run, on the same cores: on the local
 process pool, on a local Dask cluster with Dask's defaults, and (unless `--no-tuned`)
 on one with TUNED_WORKERS. Prints wall and CPU seconds of each, the ratios to the local
 pool and whether the bytes agree. Needs the `cluster` extra (Dask).
@@ -29,7 +29,8 @@ except ImportError:
 
 
 def arguments(ap: argparse.ArgumentParser) -> None:
-    ap.add_argument("--pool", type=int_in(1, 100_000), default=DAILY_POOL, help="daily pool size")
+    ap.add_argument("--daily-size", type=int_in(1, 100_000), default=DAILY_POOL, metavar="N",
+                    help="daily pool size")
     ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=2,
                     help="pool processes, and cluster workers (one thread each)")
     ap.add_argument("--packs", type=Path, default=Path("packs"),
@@ -40,7 +41,7 @@ def arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return bench_cluster(args.pool, args.workers, tuned=not args.no_tuned, packs=args.packs)
+    return bench_cluster(args.daily_size, args.workers, tuned=not args.no_tuned, packs=args.packs)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -57,7 +58,7 @@ TUNED_WORKERS = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": N
 
 def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Path("packs")
                   ) -> int:
-    """`--dailies --pool N` three times in one run: on the local process pool of
+    """`--dailies --daily-size N` three times in one run: on the local process pool of
     `workers` processes, then on a local Dask cluster of as many single-thread worker
     processes (the same cores) with Dask's defaults, then (unless `tuned` is False)
     with TUNED_WORKERS. A pool is judged against the worlds, so each run's

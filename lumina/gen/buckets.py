@@ -208,17 +208,21 @@ def _try_layout(verdicts: Verdicts, bucket: Bucket, layout: Level | None, rng: r
         return None
     par = deepest_par(bucket, sweep)
     if par not in pars:                     # a level starts at its board's deepest
-        verdicts.reject(judge.band_reason(par, bucket.band) or "band_full")
+        found = judge.band_problems(par, bucket.band)
+        verdicts.reject(found[0].reason if found else "band_full")
         return None
     cands = draws(sweep, par, rng)
     if not cands:
         verdicts.reject("shallow")
         return None
-    if bucket.twists and cands[0].par - cands[0].crystal_par < verdicts.margin:
-        verdicts.reject("margin")           # its widest margin at the deepest start is short
-        return None
-    work["harvested"] += sum(len(v) for v in sweep.harvest.values())
     board = Board(layout)
+    if bucket.twists:                       # its widest margin at the deepest start
+        found = judge.twist_problems(level_at(board, cands[0].state, "margin"),
+                                     cands[0].crystal_par, cands[0].par, verdicts.margin)
+        if found:
+            verdicts.reject(found[0].reason)
+            return None
+    work["harvested"] += sum(len(v) for v in sweep.harvest.values())
     for cand in cands:
         work["candidates"] += 1
         level = verdicts.consider(board, cand, tolerance)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from lumina import judge
-from lumina.engine import keep_freed_memory, measure
+from lumina.engine import keep_freed_memory
 from lumina.errors import LuminaError
 from lumina.executor import run_ordered
 from lumina.gen.buckets import (REJECTION_REASONS, BucketResult, SlotResult, assemble_bucket,
@@ -243,15 +243,7 @@ def _finish_pack(plan: PackPlan, results: list[BucketResult], prior: list[Level]
         failures = [r.failed for r in results if r.failed]
         levels = order_world(w.tutorial, results, w.number)
         if not failures:                # never write a world the verifier would reject
-            failures += [f"world {w.number}: {p}" for p in
-                         judge.tutorial_problems(w.tutorial, measure(w.tutorial), w.mechanic)]
-            failures += judge.curve_problems([lv.optimal for lv in levels[1:]],
-                                             f"world {w.number}")
-            failures += judge.world_margin_problems(
-                [lv.optimal - lv.analysis.crystal_optimal for lv in levels[1:]
-                 if judge.has_twist(lv)],
-                median=w.margin_median, last=w.margin_last, label=f"world {w.number}")
-            failures += judge.world_label_problems(w.mechanic, levels)
+            failures += [f"world {w.number}: {p}" for p in judge.world_problems(w, levels)]
         meta = {"pack": plan.name, "name": w.name, "world": w.number, "mechanic": w.mechanic,
                 "seed": plan.seed, "generator": GENERATOR_VERSION}
     else:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from lumina.engine import Board, LayoutSweep, exact_sweep, level_at, solve
 from lumina.engine import Outcome
@@ -319,8 +319,8 @@ def _score(sw: LayoutSweep, binding: bool, tie: str, aim: Aim | None = None) -> 
 
 def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Level | None = None,
            tuning: Tuning = Tuning(), per_depth: int = 60,
-           state_cap: int = SEARCH_STATE_CAP, exact: bool = False, margin: int = 0
-           ) -> DeepResult:
+           state_cap: int = SEARCH_STATE_CAP, exact: bool = False, margin: int = 0,
+           observe: Callable[[Level, LayoutSweep], None] | None = None) -> DeepResult:
     """Late-acceptance hill climbing over solved layouts of `spec` (a DeepSpec or any
     object with its attribute names, e.g. a Bucket), scored by the exact sweep.
 
@@ -328,7 +328,11 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
     soon as the score reaches `target` (`exact`: as soon as the board's deepest is the
     target, overshoot counting as far as undershoot; twist specs: with a twist margin
     of at least `margin` at that start, margin above it breaking near-ties). `start` (a solved layout) replaces the random
-    one. Deterministic: same arguments, same result."""
+    one. Deterministic: same arguments, same result.
+
+    `observe(layout, sweep)` is called with every layout the search sweeps completely
+    (the miner keeps what passes on the way, not only what the search aimed at); it
+    must not draw from the search's generator, so the search is the same with it."""
     _check_spec(spec)
     if budget_sweeps < 1:
         raise ValueError("budget_sweeps must be at least 1")
@@ -354,7 +358,11 @@ def search(spec: Any, seed: int, *, target: int, budget_sweeps: int, start: Leve
         sw = exact_sweep(lv, per_depth=0, state_cap=state_cap)
         sweeps += 1
         work += sw.work
-        return sw if sw.complete else None
+        if not sw.complete:
+            return None
+        if observe is not None:
+            observe(lv, sw)
+        return sw
 
     best_level = start.replace(id="layout")
     best_metric, best_score = 0, -2.0

@@ -18,9 +18,11 @@ Per level (attempts sorted per player by attempt number, so file order never mat
   (`lumina.engine.distances`; -1: no win from there).
 Per world: the observed median moves of first wins against par, level by level.
 Per measure recorded in the packs' analysis (par, plans, chain, forced, first moves,
-states, traps, twist margin): Spearman's rho across levels with the median seconds to
-solve and with the solve rate. A measure the packs do not carry (chain and forced
-before lumina-gen/4) is "not recorded".
+states, traps, twist margin, and the felt difficulty of `lumina.playtest.felt`: its
+effort and success, shown per level beside what the simulated or real players did):
+Spearman's rho across levels with the median seconds to solve and with the solve
+rate. A measure the packs do not carry (chain and forced before lumina-gen/4) is
+"not recorded".
 """
 from __future__ import annotations
 
@@ -71,6 +73,9 @@ MEASURES: tuple[tuple[str, str, Callable[[Entry], Any]], ...] = (
     ("states", "positions reachable from the start", _field("component_states")),
     ("traps", "reachable positions with no way to win", _field("traps")),
     ("twist margin", "par minus crystal par (twist levels)", _margin),
+    ("felt effort", "the board-only player's actions per win (lumina.playtest.felt)",
+     _field("effort")),
+    ("felt success", "share of the board-only player's runs that win", _field("success")),
 )
 
 
