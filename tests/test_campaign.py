@@ -76,7 +76,7 @@ def _swap(old: str, new: str, count: int = 1) -> str:
     (_swap("band = [3, 5]", "band = [5, 3]"), "world 1: buckets[0].band: low 5 is above high 3"),
     (_swap("band = [3, 5]", "band = [3, 5]\n  peak = 6"), "world 1: buckets[0].peak: must be"),
     (_swap("band = [3, 5]", "band = [3, 5]\n  peak = 2"), "world 1: buckets[0].peak: 2 is under the band 3-5"),
-    (_swap("band = [5, 8]", "band = [5, 8]\n  colour = \"red\""), "world 2: buckets[0].colour: unknown field"),
+    (_swap("band = [7, 10]", "band = [7, 10]\n  colour = \"red\""), "world 2: buckets[0].colour: unknown field"),
     (_swap("  levels = 4\n", ""), "world 1: buckets[0].levels: missing"),
     (_swap('size = "5x5"', 'size = "5x9"'), "world 1: buckets[0].size: must be"),
     (_swap('mechanic = "rime"', 'mechanic = "lava"'), "world 2: mechanic: must be one of"),

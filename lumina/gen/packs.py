@@ -147,10 +147,11 @@ def earlier_packs(out: Path, names: Sequence[str]) -> list[Level]:
 
 
 def order_world(tutorial: Level, results: Sequence[BucketResult], number: int) -> list[Level]:
-    """Tutorial first, then every bucket's levels by par (ties by signature), so the
-    curve climbs; ids w<N>-01..30."""
+    """Tutorial first, then every bucket's levels by par, ties by felt effort (then
+    signature), so the curve climbs and effort rises with it, as the composer orders a
+    world (the judge's felt-effort ordering, `judge.effort_problems`); ids w<N>-01..30."""
     levels = sorted((lv for r in results for lv in r.levels),
-                    key=lambda lv: (lv.optimal, signature(lv)))
+                    key=lambda lv: (lv.optimal, lv.analysis.effort or 0.0, signature(lv)))
     levels = [proven(tutorial)] + levels
     return [lv.replace(id=level_id(number, i)) for i, lv in enumerate(levels, 1)]
 
