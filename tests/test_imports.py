@@ -19,7 +19,7 @@ from lumina.engine import EngineMissing
 ROOT = Path(__file__).resolve().parents[1]
 PACKS = ROOT / "packs"
 FIXTURES = ROOT / "tests" / "fixtures" / "packs"
-EXTENSIONS = ("board", "solve", "sweep", "graph")       # lumina/engine/*.pyx, compiled
+EXTENSIONS = ("board", "solve", "sweep", "graph", "felt")   # lumina/engine/*.pyx, compiled
 
 
 def import_graph(root: Path, package: str = "lumina") -> dict[str, set[str]]:

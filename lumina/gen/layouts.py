@@ -29,7 +29,7 @@ from lumina.model import (MAX_MOVABLE, SIDES, TWIST_KINDS, Beam, Block, Exit, Le
 from lumina.worlds import Bucket
 
 MAX_LAYOUTS = 6000          # random layouts per shallow bucket, at least ...
-LAYOUTS_PER_LEVEL = 400     # ... this many per level (a large --pool scales its buckets)
+LAYOUTS_PER_LEVEL = 400     # ... this many per level (a large --daily-size scales its buckets)
 
 # ---------------------------------------------------------------------------
 # Drafts: a layout under construction (key first, then blockers, then walls).
