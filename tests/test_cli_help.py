@@ -14,7 +14,7 @@ from lumina.bench.__main__ import BENCHMARKS
 
 COMMANDS = [("lumina.__main__", []), ("lumina.generate", []), ("lumina.solve", []), ("lumina.verify", []),
             ("lumina.publish", []), ("lumina.vectors", []), ("lumina.playtest.__main__", []),
-            ("lumina.playtest.__main__", ["simulate"])]
+            ("lumina.playtest.__main__", ["simulate"]), ("lumina.mine", []), ("lumina.compose", [])]
 COMMANDS += [("lumina.bench.__main__", [name]) for name, _ in BENCHMARKS]
 
 

@@ -173,5 +173,29 @@ def test_a_bad_mine_table_names_the_file_and_field(tmp_path, capsys):
     bad.write_text(CAMPAIGN_FILE.read_text().replace("layouts = 400", "layouts = -1"))
     assert cli.guarded(mine.main, ["--campaign", str(bad), "--pool", str(tmp_path / "p")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and f"{bad}: mine[0]: layouts: must be in" in err[0], err
+    assert len(err) == 1 and f"{bad}: mine[0]: layouts: -1 is out of range" in err[0], err
     assert not (tmp_path / "p").exists()
+
+
+
+@pytest.mark.parametrize("old,new,needle", [
+    # the campaign's grid-fit check holds for a mining job as for a bucket: 5x5 has 25
+    # cells, the key and 12 blockers need 26 and one left free
+    ("blockers = [3, 6]\nlayouts = 400", "blockers = [3, 12]\nlayouts = 400",
+     "mine[0]: size: a 5x5 grid has 25 cells"),
+    ("layouts = 400", "layouts = 400\ncolour = 1", "mine[0]: colour: unknown field"),
+    ("layouts = 400", "layouts = 400\ndeep = 10", "mine[0]: deep: give a search budget"),
+    ("twists = { rime = 1 }\ndeep = 400", "twists = { rime = 8 }\ndeep = 400",
+     "mine[1]: twists: 8 twist blocks"),
+])
+def test_a_mine_table_is_read_by_the_campaign_schema(tmp_path, old, new, needle):
+    """[[mine]] tables are declared in the campaign's one schema (lumina.worlds.MINE_SCHEMA)
+    and their block mix is checked as a bucket's: one line naming the table and field."""
+    from lumina.worlds import CampaignError
+    text = CAMPAIGN_FILE.read_text(encoding="utf-8")
+    assert old in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(CampaignError) as e:
+        load(bad)
+    assert f"{bad}: {needle}" in str(e.value), str(e.value)
