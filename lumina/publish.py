@@ -1,6 +1,7 @@
 """python -m lumina.publish [--packs packs] [--out site]: verify, then build the site.
 
-Every pack is read once (`lumina.packfile.read_pack`); those very objects are
+Every pack is read once (`lumina.packfile.read_pack`; the practice pack too, when the
+folder has one: `lumina.verify.with_practice`); those very objects are
 verified (`lumina.verify.verify_packs`: every level re-solved) and then rendered, so
 a pack replaced on disk in between is neither published nor half-trusted. If any
 level fails, nothing is published: exit 1 and the output folder is left exactly as
@@ -34,9 +35,9 @@ from typing import Callable, Sequence
 
 from lumina import safeio
 from lumina.cli import ArgumentParser, one_line, run
-from lumina.packfile import Pack, pack_files, read_pack
+from lumina.packfile import Pack, read_pack
 from lumina.render import pages, site
-from lumina.verify import VerifyReport, pack_set_problems, verify_packs
+from lumina.verify import VerifyReport, pack_set_problems, verify_packs, with_practice
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -75,7 +76,8 @@ def _publish(packs: Path, out: Path, campaign: Campaign, verify: Verifier,
     """Verify, render and swap in the site (the lock on `out` held)."""
     if not packs.is_dir():
         raise site.SiteError(f"{packs}: not a folder of packs")
-    read = [read_pack(p) for p in pack_files([packs])]        # once: verified, then rendered
+    # once: verified, then rendered; the practice pack too (its page shows its levels)
+    read = [read_pack(p) for p in with_practice([packs])]
     problems = pack_set_problems(read, campaign, [packs], levels=False)   # the verifier's rule, first
     if problems:
         raise site.SiteError(problems[0])
