@@ -10,6 +10,7 @@ import pytest
 
 from lumina import cli, compose, judge, mine
 from lumina.gen import pool as store
+from lumina.gen.mining import GENERATOR
 from lumina.packfile import read_pack
 from lumina.worlds import load
 
@@ -80,7 +81,7 @@ def test_forced_composition_writes_each_pack_with_its_report(pool, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == [
         "report-world-1.json", "report-world-2.json", "world-1.json", "world-2.json"]
     pack = read_pack(out / "world-2.json")
-    assert pack.meta["generator"] == "lumina-gen/5" and pack.levels[0].tutorial
+    assert pack.meta["generator"] == GENERATOR and pack.levels[0].tutorial
 
 
 @pytest.mark.parametrize("args,needle", [

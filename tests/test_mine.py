@@ -107,7 +107,7 @@ def test_a_mined_job_is_skipped(tmp_path):
 
 
 def test_mining_on_a_dask_cluster_gives_the_same_rows(unbroken, tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed          # the cluster extra; the test extra pulls it (test_cluster.py)
     shards, _ = unbroken
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
                                   dashboard_address=":0") as c:

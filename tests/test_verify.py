@@ -209,11 +209,14 @@ def _without_gen4_measures(levels):
             del lv["analysis"][f]
 
 
+OLD_GENERATORS = ("lumina-gen/3", "lumina-fixtures/2", "lumina-gen/4")   # data, not a skip
+
+
 def test_a_pack_without_the_gen4_measures_fails_whatever_its_generator(tmp_path):
     """No version gate: every pack must record the chain, forced moves, the board's
     deepest, the optional twist and the label (the fixtures were regenerated)."""
     chain = measure(crystal_a()).chain
-    for generator in ("lumina-gen/3", "lumina-fixtures/2", "lumina-gen/4"):
+    for generator in OLD_GENERATORS:
         old = edit_json(write(tmp_path, fixture_levels(), generator=generator),
                         _without_gen4_measures)
         proc = run_verify(old)
