@@ -41,7 +41,7 @@ from lumina.cli import ArgumentParser, int_in, run
 from lumina.desc import from_desc, from_rush_hour
 from lumina.engine import DEFAULT_STATE_CAP, Board, Outcome, exact_sweep, level_at, measure, solve
 from lumina.gen.layouts import random_layout
-from lumina.model import TWIST_KINDS, Block, Level, LevelError
+from lumina.model import FELT_MEASURES, TWIST_KINDS, Block, Level, LevelError
 from lumina.render.editor import measure_limits
 from lumina.render.words import why_hard
 from lumina.packfile import atomic_write, read_pack
@@ -234,13 +234,19 @@ def measure_vector(lv: Level, cap: int = DEFAULT_STATE_CAP) -> dict:
     if sw.complete:
         out["sweep"] = sweep_vector(lv, sw, cap)
     if m.outcome is Outcome.SOLVED:
-        # the whole record, lumina-gen/4 measures included: what the editor exports
-        a = judge.analysis(lv, m)
+        # the whole record, lumina-gen/4 measures included: what the editor exports. The
+        # felt figures are the felt player's (Cython, `lumina.playtest.felt`) with no JS
+        # twin: measure.js leaves their group out, and so do the vectors
+        a = judge.analysis(lv, m, felt=_NO_FELT)
         solved = lv.replace(optimal=m.optimal, solution=None, analysis=a)
         out["analysis"] = solved.to_json()["analysis"]
         why = why_hard(solved)
         out["why"] = {"hard": why.hard, "easier": why.easier}
     return out
+
+
+#: No felt figures (`judge.analysis`'s `felt`): the editor's record has none.
+_NO_FELT = SimpleNamespace(**{f: None for f in FELT_MEASURES})
 
 
 def sweep_vector(lv: Level, sw, cap: int) -> dict:
