@@ -24,9 +24,10 @@ from lumina.packfile import PackError
 from lumina.errors import LuminaError
 from lumina.safeio import OutputError
 
-MAX_LINE = 299
+MAX_LINE = 499
 # A word is cut only past 200 characters, so a file's path (CI's deep pytest tmp paths run
-# to ~100) is always printed whole: an error that names a file names it exactly.
+# to ~100, a test's own folders under them to ~200) is always printed whole: an error that
+# names a file names it exactly, and the line has room for the path and its sentence.
 _LONG_WORD = re.compile(r"\S{201,}")
 
 

@@ -129,7 +129,7 @@ def one_line(err: str, *words: str, skip: tuple[str, ...] = ("publish: verif",))
     assert "Traceback" not in err and "Warning" not in err, err[-3000:]
     lines = [ln for ln in err.splitlines() if ln and not ln.startswith(skip)]
     assert len(lines) == 1, err[-3000:]
-    assert len(lines[0]) < 300 and "internal error" not in lines[0], lines[0][:400]
+    assert len(lines[0]) <= cli.MAX_LINE and "internal error" not in lines[0], lines[0][:400]
     for w in words:
         assert w.lower() in lines[0].lower(), (w, lines[0])
     return lines[0]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from lumina import cli
 from lumina.worlds import MAX_CAMPAIGN_BYTES, CampaignError, load
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +40,7 @@ def one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and len(lines[0]) < 300, proc.stderr[:2000]
+    assert len(lines) == 1 and len(lines[0]) <= cli.MAX_LINE, proc.stderr[:2000]
     assert "internal error" not in lines[0] and "out of memory" not in lines[0], lines[0]
     for w in words:
         assert w in lines[0], (w, lines[0])

@@ -37,7 +37,7 @@ def one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     lines = proc.stderr.splitlines()
-    assert len(lines) == 1 and len(lines[0]) < 300, proc.stderr[:2000]
+    assert len(lines) == 1 and len(lines[0]) <= cli.MAX_LINE, proc.stderr[:2000]
     for w in words:
         assert w in lines[0], (w, lines[0])
     assert ".tmp" not in lines[0] and ".lumina-unit" not in lines[0], lines[0]
