@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
 from pathlib import Path
 
 from clihelp import PACKS, command_main, exit_2, passing_verify, run_cli
@@ -43,11 +44,13 @@ def test_level_solved_at_its_start_is_not_playable(tmp_path):
 
 
 def _daily_pool_with(tmp_path: Path, level: dict) -> Path:
-    """W: a packs folder of the committed daily pool alone, daily d-001 replaced by
-    `level` (the worlds play no part in this class: leaving them out spares verifying
-    150 levels twice)."""
+    """W: a packs folder of the committed worlds and daily pool, daily d-001 replaced by
+    `level` (the worlds are there because publish refuses a folder without them before
+    it verifies a level: the verifier's pack-set rule)."""
     w = tmp_path / "W"
     w.mkdir()
+    for src in sorted(PACKS.glob("world-*.json")):
+        shutil.copyfile(src, w / src.name)
     data = json.loads((PACKS / "dailies.json").read_text())
     data["levels"][0] = {**level, "id": "d-001"}
     (w / "dailies.json").write_text(json.dumps(data))
