@@ -24,10 +24,11 @@ from lumina import cli, generate  # noqa: E402
 from lumina.gen import packs  # noqa: E402
 from lumina.executor import ClusterError, run_ordered  # noqa: E402
 from lumina.packfile import read_pack  # noqa: E402
-from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, WORLDS, scaled_daily_buckets, world  # noqa: E402
+from lumina.worlds import DAILY_BUCKETS, DAILY_POOL, scaled_daily_buckets, world  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = ROOT / "packs"
+SMALL = ROOT / "tests" / "data" / "cluster-campaign.toml"   # the demo worlds, a 12-level daily pool
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
 
 
@@ -174,23 +175,37 @@ def test_world_through_the_scheduler_is_byte_identical(cluster, tmp_path):
     assert set(_files(remote)) == {"world-1.json", "report-world-1.json"}
 
 
+@pytest.fixture(scope="module")
+def small_worlds(tmp_path_factory) -> Path:
+    """The small campaign's world packs (a daily pool is judged against the worlds in
+    its --out), generated once for the module: a few seconds."""
+    out = tmp_path_factory.mktemp("small-worlds")
+    for n in (1, 2):
+        proc = _gen(out, "--campaign", str(SMALL), "--world", str(n), "--workers", "1")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
 @pytest.mark.slow
-def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, tmp_path):
+def test_small_daily_pool_through_the_scheduler_is_byte_identical(cluster, small_worlds, tmp_path):
     local, remote = tmp_path / "local", tmp_path / "cluster"
+    worlds = sorted(small_worlds.glob("world-*.json"))
     for out in (local, remote):         # a pool is judged against the worlds in --out
         out.mkdir()
-        for w in WORLDS:
-            shutil.copy(PACKS / f"{w.pack}.json", out / f"{w.pack}.json")
-    proc = _gen(local, "--dailies", "--daily-size", "12", "--workers", "1")
+        for p in worlds:
+            shutil.copy(p, out / p.name)
+    args = ("--campaign", str(SMALL), "--dailies", "--daily-size", "10")
+    proc = _gen(local, *args, "--workers", "1")
     assert proc.returncode == 0, proc.stderr[-2000:]
-    proc = _gen(remote, "--dailies", "--daily-size", "12", "--scheduler", cluster.scheduler_address)
+    proc = _gen(remote, *args, "--scheduler", cluster.scheduler_address)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "on the cluster at" in proc.stderr
     assert _files(remote) == _files(local)
-    assert set(_files(remote)) - {f"{w.pack}.json" for w in WORLDS} == {
-        "dailies-pool-12.json", "report-dailies-pool-12.json"}
-    pack = read_pack(remote / "dailies-pool-12.json")
-    assert [lv.id for lv in pack.levels] == [f"d-{i:03d}" for i in range(1, 13)]
-    assert pack.meta["pack"] == "dailies-pool-12"
+    assert set(_files(remote)) - {p.name for p in worlds} == {
+        "dailies-pool-10.json", "report-dailies-pool-10.json"}
+    pack = read_pack(remote / "dailies-pool-10.json")
+    assert [lv.id for lv in pack.levels] == [f"d-{i:03d}" for i in range(1, 11)]
+    assert pack.meta["pack"] == "dailies-pool-10"
 
 
 @pytest.mark.slow
@@ -254,11 +269,12 @@ def test_unreachable_scheduler_is_one_line_exit_2(tmp_path, address):
 # The benchmark.
 
 @pytest.mark.slow
-def test_bench_cluster_judges_the_pool_against_the_worlds(capsys, tmp_path):
+def test_bench_cluster_judges_the_pool_against_the_worlds(capsys, small_worlds, tmp_path):
     """The pool is judged against the five worlds in its --out: the bench ran it in
     an empty folder, so every run failed on the missing world packs."""
     from lumina.bench import __main__ as bench
-    assert bench.main(["cluster", "--daily-size", "2", "--no-tuned", "--packs", str(PACKS)]) == 0
+    assert bench.main(["cluster", "--daily-size", "2", "--no-tuned", "--packs", str(small_worlds),
+                       "--campaign", str(SMALL)]) == 0
     out = capsys.readouterr().out
     rows = [line for line in out.splitlines() if line.startswith(("local pool", "local cluster"))]
     assert len(rows) == 2 and "FAILED" not in out, out

@@ -19,7 +19,7 @@ from pathlib import Path
 from lumina.cli import UsageError, int_in
 from lumina.executor import MAX_WORKERS
 from lumina.gen.packs import dailies_pack_name, dailies_plan, generate_packs
-from lumina.worlds import DAILY_POOL, WORLDS
+from lumina.worlds import CAMPAIGN, DAILY_POOL, Campaign, load
 
 try:                    # the optional `cluster` extra; only this benchmark loads it
     import dask
@@ -35,13 +35,18 @@ def arguments(ap: argparse.ArgumentParser) -> None:
                     help="pool processes, and cluster workers (one thread each)")
     ap.add_argument("--packs", type=Path, default=Path("packs"),
                     help="where the world packs are (a pool is judged against them)")
+    ap.add_argument("--campaign", type=Path, metavar="FILE",
+                    help="the campaign whose daily buckets are generated (default: "
+                         "lumina/campaign.toml)")
     ap.add_argument("--no-tuned", action="store_true",
                     help="skip the third run (a cluster with TUNED_WORKERS): a large pool "
                          "takes minutes per run")
 
 
 def run(args: argparse.Namespace) -> int:
-    return bench_cluster(args.daily_size, args.workers, tuned=not args.no_tuned, packs=args.packs)
+    campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
+    return bench_cluster(args.daily_size, args.workers, tuned=not args.no_tuned, packs=args.packs,
+                         campaign=campaign)
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -56,8 +61,8 @@ TUNED_WORKERS = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": N
                  "distributed.worker.profile.enabled": False}
 
 
-def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Path("packs")
-                  ) -> int:
+def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Path("packs"),
+                  campaign: Campaign = CAMPAIGN) -> int:
     """`--dailies --daily-size N` three times in one run: on the local process pool of
     `workers` processes, then on a local Dask cluster of as many single-thread worker
     processes (the same cores) with Dask's defaults, then (unless `tuned` is False)
@@ -69,7 +74,7 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
     if dask is None:
         raise UsageError("bench cluster needs Dask: pip install -e '.[cluster]'")
 
-    worlds = [packs / f"{w.pack}.json" for w in WORLDS]
+    worlds = [packs / f"{w.pack}.json" for w in campaign.worlds]
     for p in worlds:
         if not p.is_file():
             raise UsageError(f"{p}: missing; a daily pool is judged against the worlds "
@@ -90,10 +95,10 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
     same: dict[str, bool] = {}
     with tempfile.TemporaryDirectory() as tmp:
         local = folder(Path(tmp) / "local")
-        print(f"bench: daily pool of {pool} levels ({dailies_pack_name(pool)}), {workers} workers")
+        print(f"bench: daily pool of {pool} levels ({dailies_pack_name(pool, campaign)}), {workers} workers")
         w0, c0, k0 = time.perf_counter(), time.process_time(), cpu_children()
         with contextlib.redirect_stdout(io.StringIO()):
-            failed = generate_packs([dailies_plan(pool=pool)], workers, local)
+            failed = generate_packs([dailies_plan(pool=pool, campaign=campaign)], workers, local)
         rows["local pool"] = (time.perf_counter() - w0, time.process_time() - c0,
                               cpu_children() - k0, failed)
         runs = [("local cluster", {})] + ([("tuned cluster", TUNED_WORKERS)] if tuned else [])
@@ -109,7 +114,7 @@ def bench_cluster(pool: int, workers: int, tuned: bool = True, packs: Path = Pat
                     k0 = sum(client.run(time.process_time).values())
                     w0, c0 = time.perf_counter(), time.process_time()
                     with contextlib.redirect_stdout(io.StringIO()):
-                        failed = generate_packs([dailies_plan(pool=pool)], workers, out,
+                        failed = generate_packs([dailies_plan(pool=pool, campaign=campaign)], workers, out,
                                                 scheduler=cluster.scheduler_address)
                     wall, here = time.perf_counter() - w0, time.process_time() - c0
                     there = sum(client.run(time.process_time).values()) - k0
