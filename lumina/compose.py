@@ -36,6 +36,7 @@ DEFAULT_POOL = Path("pool")
 PRACTICE_TIERS = (("easy", 1, 10), ("medium", 11, 17), ("hard", 18, 25), ("expert", 26, 999))
 PRACTICE_MECHANICS = ("crystal", "sand", "ice", "rime", "beam")
 MAX_TOLERANCE = 3           # a slot takes a par at most this far from its target
+REPICKS = 3                 # a world slot is re-picked for felt effort at most this often
 
 
 def twist_text(twists: dict[str, int]) -> str:
@@ -99,12 +100,16 @@ class Selector:
             out += [slot.target + t] if slot.upward else [slot.target + t, slot.target - t]
         return [p for p in out if lo <= p <= hi and p >= slot.min_par]
 
-    def take(self, slot: Slot, owner: str, prefer) -> dict | None:
+    def take(self, slot: Slot, owner: str, prefer,
+             effort: tuple[float, float] = (0.0, float("inf"))) -> dict | None:
+        """The best board for `slot` by `prefer` that no pack has taken and that repeats
+        none taken; with `effort`, only a felt effort in [low, high]."""
         pars = self.boards(slot.bucket)
+        low = max(slot.min_effort, effort[0])
         for p in self._pars(slot):
             cands = [r for r in pars.get(p, ()) if r["desc"] not in self.used
                      and r["margin"] >= slot.margin
-                     and (r["felt_effort"] or 0.0) >= slot.min_effort]
+                     and low <= (r["felt_effort"] or 0.0) <= effort[1]]
             cands.sort(key=prefer)
             for r in cands:
                 if self.offer(r, owner):
@@ -151,6 +156,42 @@ def _tutorial_bar(tutorial: Level) -> tuple[int, float]:
     from lumina.gen.mining import play_felt
     effort = play_felt(tutorial).effort
     return solve(tutorial).optimal, float(effort or 0.0)
+
+
+def _in_order(slots: Sequence[Slot]) -> list[Slot]:
+    """A world's filled slots in level order: par, then felt effort (as its pack)."""
+    return sorted((s for s in slots if s.got is not None),
+                  key=lambda s: (s.got["par"], s.got["felt_effort"] or 0.0, s.got["desc"]))
+
+
+def _smooth_effort(slots: Sequence[Slot], sel: Selector, prefer_for) -> None:
+    """Felt difficulty (RULES.md): where a world's level breaks the judge's effort rule
+    (`judge.effort_problems`: more than EFFORT_SPIKE times the median of the levels
+    after it, or under EFFORT_DROP times the median of those before), its slot takes
+    instead the best free board whose effort lies inside both bounds. The board given up
+    stays taken (nothing else may repeat it). Deterministic: the first problem in level
+    order is mended first; each slot is re-picked at most REPICKS times."""
+    tries: dict[int, int] = {}
+    W = judge.EFFORT_WINDOW
+    while True:
+        order = _in_order(slots)
+        efforts = [s.got["felt_effort"] or 0.0 for s in order]
+        bad = [p for p in judge.effort_problems([str(i) for i in range(len(order))], efforts, "")
+               if p.level is not None and tries.get(id(order[int(p.level)]), 0) < REPICKS]
+        if not bad:
+            return
+        i = int(bad[0].level)
+        s = order[i]
+        tries[id(s)] = tries.get(id(s), 0) + 1
+        before, after = efforts[max(0, i - W):i], efforts[i + 1:i + 1 + W]
+        low = judge.EFFORT_DROP * statistics.median(before) if before else 0.0
+        high = judge.EFFORT_SPIKE * statistics.median(after) if after else float("inf")
+        got = sel.take(s, f"{s.pack}.{s.bucket.name}.{s.index + 1}", prefer_for(s), (low, high))
+        if got is not None:
+            s.got = got
+            s.why = (f"par {got['par']}" + (f" margin {got['margin']}" if s.bucket.twists else "")
+                     + f" effort {got['felt_effort']:g} (re-picked: felt effort between "
+                     f"{low:g} and {high:g})")
 
 
 def world_slots(campaign: Campaign) -> list[Slot]:
@@ -216,6 +257,8 @@ def compose(campaign: Campaign, rows: Sequence[dict]) -> Composition:
     by_pack: dict[str, list[Slot]] = {}
     for s in slots:
         by_pack.setdefault(s.pack, []).append(s)
+    for w in campaign.worlds:
+        _smooth_effort(by_pack.get(w.pack, []), sel, prefer_for)
     # worlds
     worlds_pars = {}
     for w in campaign.worlds:

@@ -61,6 +61,36 @@ def test_worlds_climb_by_par_then_felt_effort_and_nothing_repeats(pool):
     assert judge.repeat_problems(everything) == []
 
 
+def test_a_level_far_under_the_effort_before_it_is_re_picked(pool):
+    """Bug class (the committed campaign's first composition): w4-18 at par 20 had felt
+    effort 1,700 after five levels near 15,000; the composer picked each slot by its par's
+    median effort alone, so a board far off its neighbours stayed and the judge refused
+    the world. Now such a slot takes another board whose effort fits between them."""
+    import statistics
+    rows = _rows(pool)
+    w = CAMPAIGN.worlds[-1]
+    sel = compose.Selector(rows, [x.tutorial for x in CAMPAIGN.worlds])
+    slots = [s for s in compose.world_slots(CAMPAIGN) if s.pack == w.pack]
+
+    def prefer_for(slot):
+        return lambda r: (abs(r["par"] - slot.target), r["desc"])
+    for s in slots:
+        s.got = sel.take(s, "t", prefer_for(s))
+    order = compose._in_order(slots)
+    # the last level's board, as if its effort were far under the ones before it (yet no
+    # easier than the tutorial, the composer's other floor)
+    floor = compose._tutorial_bar(w.tutorial)[1]
+    drop = judge.EFFORT_DROP * statistics.median(s.got["felt_effort"] for s in order[:-1][-judge.EFFORT_WINDOW:])
+    assert floor < drop, (floor, drop)
+    victim = order[-1]
+    victim.got = {**victim.got, "felt_effort": (floor + drop) / 2}
+    compose._smooth_effort(slots, sel, prefer_for)
+    assert "re-picked" in victim.why
+    after = compose._in_order(slots)
+    efforts = [s.got["felt_effort"] for s in after]
+    assert judge.effort_problems([str(i) for i in range(len(after))], efforts, "w") == []
+
+
 def test_a_short_pool_is_reported_per_slot_and_nothing_is_written(pool, tmp_path, capsys):
     out = tmp_path / "packs"
     empty = tmp_path / "empty"
