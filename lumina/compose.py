@@ -29,12 +29,11 @@ from lumina.gen import pool as store
 from lumina.gen.mining import GENERATOR
 from lumina.model import Level
 from lumina.packfile import write_pack_and_report
+from lumina.sitedata import PRACTICE_MECHANICS, PRACTICE_TIERS, practice_tier
 from lumina.safeio import check_output, check_writable_folder
 from lumina.worlds import CAMPAIGN, Bucket, Campaign, load
 
 DEFAULT_POOL = Path("pool")
-PRACTICE_TIERS = (("easy", 1, 10), ("medium", 11, 17), ("hard", 18, 25), ("expert", 26, 999))
-PRACTICE_MECHANICS = ("crystal", "sand", "ice", "rime", "beam")
 MAX_TOLERANCE = 3           # a slot takes a par at most this far from its target
 REPICKS = 3                 # a world slot is re-picked for felt effort at most this often
 
@@ -305,10 +304,6 @@ def compose(campaign: Campaign, rows: Sequence[dict]) -> Composition:
     return out
 
 
-def _tier(par: int) -> str:
-    return next(name for name, lo, hi in PRACTICE_TIERS if lo <= par <= hi)
-
-
 def _practice(campaign: Campaign, rows: Sequence[dict], sel: Selector, out: Composition
               ) -> tuple[dict, list[Level], dict]:
     """The practice pack: boards of one mechanic each that no pack took, none repeating
@@ -317,7 +312,7 @@ def _practice(campaign: Campaign, rows: Sequence[dict], sel: Selector, out: Comp
     queues: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         if r["mechanic"] in PRACTICE_MECHANICS and r["desc"] not in sel.used:
-            queues.setdefault((r["mechanic"], _tier(r["par"])), []).append(r)
+            queues.setdefault((r["mechanic"], practice_tier(r["par"])), []).append(r)
     for q in queues.values():
         q.sort(key=lambda r: (r["par"], r["plans"], r["desc"]))
     keys = [(m, t) for m in PRACTICE_MECHANICS for t, _lo, _hi in PRACTICE_TIERS if (m, t) in queues]
@@ -362,7 +357,7 @@ def _practice(campaign: Campaign, rows: Sequence[dict], sel: Selector, out: Comp
     levels = [_level(r, f"p-{i:05d}") for i, r in enumerate(taken, 1)]
     meta = {"pack": "practice", "name": "Practice", "world": None, "mechanic": "mixed",
             "seed": campaign.daily_seed, "generator": GENERATOR}
-    buckets = [{"bucket": f"{m}-{t}", "size": "any", "band": [lo, min(hi, 999)],
+    buckets = [{"bucket": f"{m}-{t}", "size": "any", "band": [lo, 999 if hi is None else hi],
                 "candidates": len(queues[(m, t)]), "accepted": counts[(m, t)], "rejections": {}}
                for m in PRACTICE_MECHANICS for t, lo, hi in PRACTICE_TIERS if (m, t) in queues]
     report = {"pack": "practice", "seed": campaign.daily_seed, "generator": GENERATOR,

@@ -127,6 +127,10 @@ def read_json(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> Any:
 
 WORLD_PACKS = "world-*.json"        # the names of a packs folder's files, here only
 DAILIES_PACK = "dailies.json"
+#: The optional practice pack: the format of dailies.json, pack meta "pack": "practice",
+#: level ids p-00001 ... (docs/SITE.md "Practice"); verify and publish read it from a
+#: packs folder when present.
+PRACTICE_PACK = "practice.json"
 REPORTS = "report-*.json"
 
 

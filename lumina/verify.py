@@ -38,12 +38,11 @@ from lumina import judge, playable, schema
 from lumina.cli import ArgumentParser, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
 from lumina.model import Level, LevelError
-from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report,
-                             read_strategies, report_files)
+from lumina.packfile import (DAILIES_PACK, PRACTICE_PACK, Pack, pack_files, read_pack,
+                             read_report, read_strategies, report_files)
 from lumina.worlds import CAMPAIGN, Campaign, load
 
 DEFAULT_PACKS = Path("packs")
-PRACTICE_PACK = "practice.json"           # read from a packs folder when present
 
 
 @dataclass

@@ -19,8 +19,8 @@ from typing import Any, Sequence
 from lumina import playable
 from lumina.judge import CLASSES, FILTERS
 from lumina.model import Level, LevelError
-from lumina.packfile import (DAILIES_PACK, Pack, pack_files, read_pack, read_report, read_strategies,
-                             report_files)
+from lumina.packfile import (DAILIES_PACK, PRACTICE_PACK, Pack, pack_files, read_pack,
+                             read_report, read_strategies, report_files)
 from lumina.verify import VerifyReport, pack_set_problems
 from lumina.worlds import CAMPAIGN, Campaign, World, level_number
 
@@ -37,10 +37,6 @@ class SiteInput:
     daily_generator: str = ""      # the daily pool's generator version
     practice: tuple[Level, ...] = ()   # packs/practice.json's proven levels, when it exists
     practice_generator: str = ""
-
-#: The optional practice pack: the format of dailies.json, pack meta "pack": "practice",
-#: level ids p-00001 ... (docs/SITE.md "Practice").
-PRACTICE_PACK = "practice.json"
 
 
 def level_num(level: Level) -> int:
