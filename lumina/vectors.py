@@ -44,9 +44,9 @@ from lumina.gen.layouts import random_layout
 from lumina.model import FELT_MEASURES, TWIST_KINDS, Block, Level, LevelError
 from lumina.render.editor import measure_limits
 from lumina.render.words import why_hard
-from lumina.packfile import atomic_write, read_pack
+from lumina.packfile import atomic_write, pack_files, read_pack
 from lumina.safeio import check_output
-from lumina.verify import default_paths
+from lumina.verify import DEFAULT_PACKS
 from lumina.worlds import DAILY_EPOCH, DAILY_POOL, TUTORIALS
 
 WALK_STATES = 24
@@ -489,12 +489,13 @@ def build_vectors(pack_paths: Sequence[Path], seed: int = 7) -> dict:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = ArgumentParser(prog="python -m lumina.vectors", description=__doc__.split("\n")[0])
-    ap.add_argument("packs", nargs="*", type=Path, help="packs whose levels join the vectors (default: none)")
+    ap.add_argument("packs", nargs="*", type=Path, help="packs whose levels join the vectors (default: packs/'s worlds and "
+                         "daily pool; the 5,000-level practice pack only when named)")
     ap.add_argument("--out", type=Path, default=Path("tests/js/vectors.json"),
                     help="file to write (default: tests/js/vectors.json)")
     ap.add_argument("--seed", type=int_in(0, 2**63 - 1), default=7, help="seed of the random cases (default: 7)")
     args = ap.parse_args(argv)
-    packs = args.packs or default_paths()
+    packs = args.packs or pack_files([DEFAULT_PACKS])
     out = check_output(args.out, inputs=packs)      # before any work
     data = build_vectors(packs, args.seed)
     atomic_write(out, json.dumps(data, separators=(",", ":")) + "\n")
