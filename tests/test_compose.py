@@ -137,3 +137,38 @@ def test_a_bad_shard_names_the_file_and_line(tmp_path, capsys):
                                       "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith("pool/jobs.jsonl.gz: line 2: not JSON"), err
+
+
+def _bad_pool(tmp_path, shard: bytes, name: str = "boards-crystal.jsonl.gz") -> Path:
+    import gzip
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    (folder / name).write_bytes(gzip.compress(shard))
+    (folder / store.JOBS_SHARD).write_bytes(gzip.compress(b'{"id": "j"}\n'))
+    return folder
+
+
+@pytest.mark.parametrize("shard,needle", [
+    (b"x" * (store.MAX_ROW_CHARS + 10) + b"\n", f"line 1: over {store.MAX_ROW_CHARS} characters"),
+    (b'{"desc": "4x4-R1-K0121"}\n', "line 1: mechanic: missing"),
+    (b"\xff\xfe\n", "cannot read the shard"),
+], ids=["long-line", "missing-field", "not-utf8"])
+def test_a_shard_is_read_bounded_and_checked_field_by_field(tmp_path, capsys, shard, needle):
+    """Bug class: the pool's shards were read line by unbounded line (a one-line gzip bomb
+    grew without limit) and a row's fields went into SQLite unchecked."""
+    folder = _bad_pool(tmp_path, shard)
+    assert cli.guarded(compose.main, ["--campaign", str(CAMPAIGN_FILE), "--pool", str(folder),
+                                      "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "boards-crystal.jsonl.gz" in err[0] and needle in err[0], err
+
+
+def test_a_shard_row_of_the_wrong_type_names_its_field(tmp_path, capsys, pool):
+    import gzip
+    import json
+    good = json.loads(gzip.open(sorted(pool.glob("boards-*.jsonl.gz"))[0], "rt").readline())
+    folder = _bad_pool(tmp_path, (json.dumps({**good, "par": True}) + "\n").encode())
+    assert cli.guarded(compose.main, ["--campaign", str(CAMPAIGN_FILE), "--pool", str(folder),
+                                      "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith("line 1: par: bool, not integer"), err

@@ -19,6 +19,7 @@ missing, so a fresh clone composes the committed packs without mining:
 from __future__ import annotations
 
 import gzip
+import itertools
 import io
 import json
 import os
@@ -84,10 +85,27 @@ def shard_files(folder: Path) -> list[Path]:
         [Path(folder) / JOBS_SHARD] if (Path(folder) / JOBS_SHARD).exists() else [])
 
 
+MAX_ROW_CHARS = 1 << 20                # one board row, its level included, is under 2 KB
+MAX_SHARD_TEXT = 16 * MAX_POOL_BYTES   # a shard's text, decompressed (a gzip bomb stops here)
+
+
 def _read_shard(path: Path) -> Iterator[dict]:
+    """The rows of one shard, bounded as it goes: the file's size, each line's length and
+    the text's total (a committed shard is a few MB; a hostile one stops at the bound)."""
     try:
+        if path.stat().st_size > MAX_POOL_BYTES:
+            raise PoolError(f"{path}: over {MAX_POOL_BYTES} bytes (the whole pool's bound)")
         with gzip.open(path, "rt", encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
+            total = 0
+            for n in itertools.count(1):
+                line = f.readline(MAX_ROW_CHARS + 1)
+                if not line:
+                    return
+                total += len(line)
+                if len(line) > MAX_ROW_CHARS:
+                    raise PoolError(f"{path}: line {n}: over {MAX_ROW_CHARS} characters")
+                if total > MAX_SHARD_TEXT:
+                    raise PoolError(f"{path}: line {n}: over {MAX_SHARD_TEXT} characters in all")
                 try:
                     row = json.loads(line)
                 except ValueError:
@@ -95,8 +113,30 @@ def _read_shard(path: Path) -> Iterator[dict]:
                 if not isinstance(row, dict):
                     raise PoolError(f"{path}: line {n}: not a row object")
                 yield row
-    except (OSError, EOFError) as e:
+    except (OSError, EOFError, UnicodeDecodeError) as e:
         raise PoolError(f"{path}: cannot read the shard ({e})") from None
+
+
+# A board row's fields by their declared column type (COLUMNS): what a shard may hold.
+_TYPES = {"TEXT": (str,), "INTEGER": (int,), "REAL": (int, float)}
+_NULLABLE = {"felt_effort", "felt_success", "crystal_par", "chain", "dead_share", "solutions"}
+
+
+def _row_problem(row: dict) -> str | None:
+    """The first field of a board row that is missing or of the wrong type, or None."""
+    for c, t in COLUMNS:
+        if c not in row:
+            return f"{c}: missing"
+        v = row[c]
+        if c == "level":
+            if not isinstance(v, dict):
+                return "level: not an object"
+        elif v is None:
+            if c not in _NULLABLE:
+                return f"{c}: null"
+        elif isinstance(v, bool) or not isinstance(v, _TYPES[t.split()[0]]):
+            return f"{c}: {type(v).__name__}, not {t.split()[0].lower()}"
+    return None
 
 
 def load_shards(db: sqlite3.Connection, folder: str | os.PathLike) -> None:
@@ -104,10 +144,10 @@ def load_shards(db: sqlite3.Connection, folder: str | os.PathLike) -> None:
     folder = Path(folder)
     with db:
         for path in sorted(folder.glob(f"{SHARD_PREFIX}*.jsonl.gz")):
-            for row in _read_shard(path):
-                missing = [c for c in NAMES if c not in row]
-                if missing:
-                    raise PoolError(f"{path}: board {row.get('desc', '?')}: {missing[0]}: missing")
+            for n, row in enumerate(_read_shard(path), 1):
+                bad = _row_problem(row)
+                if bad:
+                    raise PoolError(f"{path}: line {n}: {bad}")
                 _put_board(db, row)
         if (folder / JOBS_SHARD).exists():
             for row in _read_shard(folder / JOBS_SHARD):
