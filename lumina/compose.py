@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from lumina import judge
 from lumina.cli import ArgumentParser, run
 from lumina.gen import pool as store
+from lumina.gen.buckets import proven
 from lumina.gen.mining import GENERATOR
 from lumina.model import Level
 from lumina.packfile import write_pack_and_report
@@ -264,7 +265,7 @@ def compose(campaign: Campaign, rows: Sequence[dict]) -> Composition:
         got = [s for s in by_pack.get(w.pack, ()) if s.got is not None]
         levels = sorted((_level(s.got, "x") for s in got),
                         key=lambda lv: (lv.optimal, lv.analysis.effort or 0.0, lv.desc()))
-        levels = [w.tutorial.replace(id=f"w{w.number}-01")] + [
+        levels = [proven(w.tutorial).replace(id=f"w{w.number}-01")] + [
             lv.replace(id=f"w{w.number}-{i:02d}") for i, lv in enumerate(levels, 2)]
         meta = {"pack": w.pack, "name": w.name, "world": w.number, "mechanic": w.mechanic,
                 "seed": w.seed, "generator": GENERATOR}

@@ -91,6 +91,16 @@ def test_a_level_far_under_the_effort_before_it_is_re_picked(pool):
     assert judge.effort_problems([str(i) for i in range(len(after))], efforts, "w") == []
 
 
+def test_a_composed_tutorial_carries_its_proof(pool):
+    """Bug class: compose wrote each world's tutorial as the campaign file draws it, with no
+    proven par, solution or measures, so verify failed all five committed tutorials."""
+    comp = compose.compose(CAMPAIGN, _rows(pool))
+    for w in CAMPAIGN.worlds:
+        tut = comp.packs[w.pack][1][0]
+        assert tut.tutorial and tut.optimal == compose._tutorial_bar(w.tutorial)[0]
+        assert tut.solution and len(tut.solution) == tut.optimal and tut.analysis is not None
+
+
 def test_a_short_pool_is_reported_per_slot_and_nothing_is_written(pool, tmp_path, capsys):
     out = tmp_path / "packs"
     empty = tmp_path / "empty"
