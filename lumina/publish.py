@@ -27,6 +27,7 @@ Exit codes: 0 published, 1 verification failed, 2 bad input.
 """
 from __future__ import annotations
 
+import functools
 import shlex
 
 import sys
@@ -34,7 +35,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from lumina import safeio
-from lumina.cli import ArgumentParser, one_line, run
+from lumina.cli import ArgumentParser, int_in, one_line, run
+from lumina.executor import MAX_WORKERS, default_workers
 from lumina.packfile import Pack, read_pack
 from lumina.render import pages, site
 from lumina.verify import VerifyReport, pack_set_problems, verify_packs, with_practice
@@ -113,8 +115,13 @@ def main(argv: Sequence[str] | None = None, *, verify: Verifier = verify_packs,
     ap.add_argument("--out", default="site", type=Path, help="output folder (default: site)")
     ap.add_argument("--campaign", type=Path, metavar="FILE",
                     help="the campaign file (default: lumina/campaign.toml)")
+    ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=default_workers(),
+                    help="local processes that verify the levels (default: this machine's "
+                         "cores, at most 8)")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
+    if verify is verify_packs:
+        verify = functools.partial(verify_packs, workers=args.workers)
     return publish(args.packs, args.out, campaign, verify=verify, builders=builders)
 
 

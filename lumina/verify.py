@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Sequence
 
 from lumina import judge, playable, schema
-from lumina.cli import ArgumentParser, run
+from lumina.cli import ArgumentParser, int_in, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
+from lumina.executor import MAX_WORKERS, default_workers, run_ordered
 from lumina.model import Level, LevelError
 from lumina.packfile import (DAILIES_PACK, PRACTICE_PACK, Pack, pack_files, read_pack,
                              read_report, read_strategies, report_files)
@@ -61,6 +62,15 @@ class PackResult:
 
     def fail(self, level_id: str, reason: str) -> None:
         self.failures.append((level_id, reason))
+
+    def absorb(self, part: "PackResult") -> None:
+        """Add one level's result (`_check_levels`) to this pack's."""
+        for name in ("solvable", "confirmed", "twist", "binding", "measured", "deepest"):
+            setattr(self, name, getattr(self, name) + getattr(part, name))
+        self.margins += part.margins
+        self.chain_shares += part.chain_shares
+        self.histogram.update(part.histogram)
+        self.failures += part.failures
 
     @property
     def par_range(self) -> tuple[int, int] | None:
@@ -334,19 +344,47 @@ def pack_set_problems(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
     return problems
 
 
+PARALLEL_FROM = 200     # levels: fewer are checked in this process (a pool costs its start)
+CHUNK = 50              # levels per pool task
+
+
+def _check_levels(levels: Sequence[Level]) -> list[tuple[PackResult, Measures | None]]:
+    """`check_level` on each level, each with a result of its own (a pool task)."""
+    out = []
+    for lv in levels:
+        part = PackResult(pack=None)
+        out.append((part, check_level(lv, part)))
+    return out
+
+
+def _check_all(packs: Sequence[Pack], workers: int) -> list[tuple[PackResult, Measures | None]]:
+    """Every level of `packs` checked, in pack and level order: in this process, or in
+    chunks on `workers` local processes (each level's check is a pure function of it, so
+    the report is the same whatever the workers)."""
+    levels = [lv for pack in packs for lv in pack.levels]
+    if workers <= 1 or len(levels) < PARALLEL_FROM:
+        return _check_levels(levels)
+    chunks = [levels[i:i + CHUNK] for i in range(0, len(levels), CHUNK)]
+    done = run_ordered(_check_levels, chunks, workers=workers, label="verify")
+    return [x for chunk in done for x in chunk]
+
+
 def verify_packs(packs: Sequence[Pack], campaign: Campaign = CAMPAIGN,
-                 folders: Sequence[Path] | None = None) -> VerifyReport:
+                 folders: Sequence[Path] | None = None, workers: int = 1) -> VerifyReport:
     """Verify every level of `packs` and the campaign's shape; with `folders` (the
     packs are a folder's, as publish reads them), the set must also be publishable
-    (`pack_set_problems`)."""
+    (`pack_set_problems`). `workers` local processes re-solve the levels (one: this
+    process); the report is the same whatever their number."""
     results = []
     worlds_pars: dict[int, list[int]] = {}
     fresh: dict[int, dict[str, Measures]] = {}
+    checked = iter(_check_all(packs, workers))
     for pack in packs:
         res = PackResult(pack=pack)
         measured = {}
         for lv in pack.levels:
-            m = check_level(lv, res)
+            part, m = next(checked)
+            res.absorb(part)
             if m is not None:
                 measured[lv.id] = m
         number = pack.meta.get("world")
@@ -398,10 +436,10 @@ def with_practice(paths: Sequence[str | Path]) -> list[Path]:
 
 
 def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN,
-                 folders: Sequence[Path] | None = None) -> VerifyReport:
+                 folders: Sequence[Path] | None = None, workers: int = 1) -> VerifyReport:
     """Read (PackError on unreadable input) and verify packs against `campaign`
     (`folders`: they are those folders' packs, which must be publishable)."""
-    return verify_packs([read_pack(p) for p in paths], campaign, folders)
+    return verify_packs([read_pack(p) for p in paths], campaign, folders, workers)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -410,11 +448,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help=f"pack files or folders of packs (default: {DEFAULT_PACKS}/)")
     ap.add_argument("--campaign", type=Path, metavar="FILE",
                     help="the campaign file (default: lumina/campaign.toml)")
+    ap.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=default_workers(),
+                    help="local processes that re-solve the levels (default: this machine's "
+                         "cores, at most 8); the report is the same whatever the number")
     args = ap.parse_args(argv)
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
     given = args.packs or [DEFAULT_PACKS]
     folders = [p for p in given if p.is_dir()]     # a folder is what publish reads: publishable?
-    report = verify_paths(with_practice(given), campaign, folders or None)
+    report = verify_paths(with_practice(given), campaign, folders or None, args.workers)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 

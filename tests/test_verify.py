@@ -590,3 +590,18 @@ def test_tutorial_with_illegal_stored_move_fails_not_crashes(tmp_path):
     assert "Traceback" not in ran.stderr, ran.stderr[-2000:]
     assert ran.returncode == 1, ran.stderr[-2000:]
     assert "FAIL w5-01: stored move 1" in ran.stdout
+
+
+def test_verify_on_worker_processes_reports_the_same(monkeypatch):
+    """`--workers N` (verify and publish; the practice pack made a full verify 3 minutes on
+    one core) re-solves the levels in chunks on local processes: the same report, failures
+    and their order included, as one process."""
+    from lumina import verify
+    fixtures = ROOT / "tests" / "fixtures" / "packs"
+    paths = [fixtures / f"world-{n}.json" for n in (2, 3, 5)]
+    one = verify_paths(paths)
+    monkeypatch.setattr(verify, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(verify, "CHUNK", 4)
+    two = verify_paths(paths, workers=2)
+    assert (two.ok, two.lines, two.packs, two.gates) == (one.ok, one.lines, one.packs, one.gates)
+    assert sum(p["levels"] for p in two.packs) > 4 * 2, "more than one chunk per worker"
