@@ -917,21 +917,25 @@ def curve_problems(pars: Sequence[int], label: str) -> list[Problem]:
     return out
 
 
+def ranks(xs: Sequence[float]) -> list[float]:
+    """1-based ranks, ties given the mean of the ranks they span (also the play-test
+    report's, `lumina.playtest.stats`)."""
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    out = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            out[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return out
+
+
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Spearman's rank correlation (ties share their mean rank); 1.0 for fewer than
     two values or a constant series."""
-    def ranks(v: Sequence[float]) -> list[float]:
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                r[order[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return r
     if len(xs) < 2:
         return 1.0
     rx, ry = ranks(xs), ranks(ys)

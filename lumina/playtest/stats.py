@@ -14,6 +14,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
+from lumina.judge import ranks     # the one rank rule (ties share their mean rank)
+
 MIN_LEVELS = 3
 
 
@@ -22,21 +24,6 @@ class Correlation:
     rho: float | None              # rounded to 3 places; None when undefined
     n: int                         # pairs used
     note: str                      # "" or why rho is None
-
-
-def ranks(xs: Sequence[float]) -> list[float]:
-    """1-based ranks, ties given the mean of the ranks they span."""
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    out = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> Correlation:
