@@ -37,6 +37,7 @@ translated so its contents start at (0, 0). These two 5x4 boards have one key:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Collection, Iterable, Protocol, Sequence
@@ -216,31 +217,66 @@ def _images(level: Level) -> list[_Image]:
     return out
 
 
-def _text(img: _Image, drop: frozenset[int] = frozenset()) -> str:
-    """The image translated so its contents (blocks, walls, mirrors) start at (0, 0),
-    without the blocks of `drop`; the lantern and the beam move with the board."""
-    blocks = [b for i, b in enumerate(img.blocks) if i not in drop]
-    xs = [b[1] for b in blocks] + [w[0] for w in img.walls] + [m[0] for m in img.mirrors]
-    ys = [b[2] for b in blocks] + [w[1] for w in img.walls] + [m[1] for m in img.mirrors]
-    ox, oy = (min(xs), min(ys)) if xs else (0, 0)
-    parts = [img.head, f"e{img.exit[0] - ox},{img.exit[1] - oy}"]
-    if img.beam is not None:
-        d, bx, by = img.beam
-        parts.append(f"b{d}" if img.key_index in drop else f"b{d}{bx - ox},{by - oy}")
-    parts.append(".".join(f"{k[0]}{x - ox},{y - oy},{w},{h}" for k, x, y, w, h in sorted(blocks)))
-    parts.append("w" + ".".join(f"{x - ox},{y - oy}" for x, y in sorted(img.walls)))
-    parts.append("m" + ".".join(f"{x - ox},{y - oy}{'f' if t == '/' else 'b'}"
-                                for x, y, t in sorted(img.mirrors)))
-    return ":".join(parts)
+class _Texter:
+    """One image's canonical texts (`text`), for any set of blocks left out: the image
+    translated so its contents (blocks, walls, mirrors) start at (0, 0), without the
+    blocks of `drop`; the lantern and the beam move with the board. The blocks' order
+    (sorted by kind, then place and shape) does not change with a translation, and the
+    pieces' texts are made once per offset (leaving a block out rarely moves it)."""
+
+    __slots__ = ("img", "order", "fixed_x", "fixed_y", "memo")
+
+    def __init__(self, img: _Image):
+        self.img = img
+        self.order = sorted(range(len(img.blocks)), key=lambda i: img.blocks[i])
+        self.fixed_x = [w[0] for w in img.walls] + [m[0] for m in img.mirrors]
+        self.fixed_y = [w[1] for w in img.walls] + [m[1] for m in img.mirrors]
+        self.memo: dict[tuple[int, int], tuple] = {}
+
+    def text(self, drop: frozenset[int] = frozenset()) -> str:
+        img = self.img
+        live = [i for i in self.order if i not in drop]
+        xs = [img.blocks[i][1] for i in live] + self.fixed_x
+        ys = [img.blocks[i][2] for i in live] + self.fixed_y
+        ox, oy = (min(xs), min(ys)) if xs else (0, 0)
+        pieces = self.memo.get((ox, oy))
+        if pieces is None:
+            pieces = self.memo[(ox, oy)] = (
+                [f"{k[0]}{x - ox},{y - oy},{w},{h}" for k, x, y, w, h in img.blocks],
+                f"e{img.exit[0] - ox},{img.exit[1] - oy}",
+                None if img.beam is None else (f"b{img.beam[0]}",
+                                               f"b{img.beam[0]}{img.beam[1] - ox},{img.beam[2] - oy}"),
+                "w" + ".".join(f"{x - ox},{y - oy}" for x, y in sorted(img.walls)),
+                "m" + ".".join(f"{x - ox},{y - oy}{'f' if t == '/' else 'b'}"
+                               for x, y, t in sorted(img.mirrors)))
+        blocks, exit_, beam, walls, mirrors = pieces
+        parts = [img.head, exit_]
+        if beam is not None:
+            parts.append(beam[0] if img.key_index in drop else beam[1])
+        parts.append(".".join(blocks[i] for i in live))
+        parts.append(walls)
+        parts.append(mirrors)
+        return ":".join(parts)
 
 
+def _texters(level: Level, blind: bool = False) -> list[_Texter]:
+    return [_Texter(_blind(img) if blind else img) for img in _images(level)]
+
+
+# The keys here and below are pure functions of a (frozen, hashable) level: a level is asked
+# about and then added (find, then add; the composer asks three indexes of one board),
+# so each is computed once. Bounded caches: a pool's selection asks ~20,000 boards.
+_KEY_CACHE = 8192
+
+
+@functools.lru_cache(maxsize=_KEY_CACHE)
 def family_key(level: Level) -> str:
     """The board's canonical text, the same for every mirror, rotation and
     transposition (6x5 and 5x6 are one grid) and every translation of its contents
     with the lantern: block kinds, shapes and places, walls, mirrors (tilts turned
     with the board), lantern, win kind, beam direction and start. Not the par, id
     or any metadata. Equal keys: the same puzzle up to symmetry and translation."""
-    return min(_text(img) for img in _images(level))
+    return min(t.text() for t in _texters(level))
 
 
 def decoys(level: Level, dead: Iterable[int] | None = None) -> frozenset[int]:
@@ -253,13 +289,14 @@ def decoys(level: Level, dead: Iterable[int] | None = None) -> frozenset[int]:
     return frozenset(i for i in dead if i != key and 0 <= i < len(level.blocks))
 
 
-def _near_keys(level: Level, drop: frozenset[int] = frozenset()) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=_KEY_CACHE)
+def _near_keys(level: Level, drop: frozenset[int] = frozenset()) -> tuple[str, tuple[str, ...]]:
     """(the family key of the board without the blocks of `drop`, and of that board
     without one more block i, for every other block i)."""
-    imgs = _images(level)
-    full = min(_text(img, drop) for img in imgs)
-    minus = [min(_text(img, drop | {i}) for img in imgs)
-             for i in range(len(level.blocks)) if i not in drop]
+    imgs = _texters(level)
+    full = min(t.text(drop) for t in imgs)
+    minus = tuple(min(t.text(drop | {i}) for t in imgs)
+                  for i in range(len(level.blocks)) if i not in drop)
     return full, minus
 
 
@@ -303,16 +340,17 @@ def _blind(img: _Image) -> _Image:
         ("key" if i == img.key_index else "crystal", *b[1:]) for i, b in enumerate(img.blocks)))
 
 
-def reskin_keys(level: Level) -> set[str]:
+@functools.lru_cache(maxsize=_KEY_CACHE)
+def reskin_keys(level: Level) -> frozenset[str]:
     """The family keys of `level` with kinds ignored (`_blind`), whole and without any
     one or two of its blocks: two boards share a key exactly when, up to symmetry and
     translation and whatever their kinds, they are identical or at most two blocks
     apart (a block moved, added or taken away counts one)."""
-    imgs = [_blind(img) for img in _images(level)]
+    imgs = _texters(level, blind=True)
     n = len(level.blocks)
     drops = [frozenset()] + [frozenset({i}) for i in range(n)] + [
         frozenset({i, j}) for i in range(n) for j in range(i + 1, n)]
-    return {min(_text(img, d) for img in imgs) for d in drops}
+    return frozenset(min(t.text(d) for t in imgs) for d in drops)
 
 
 class ReskinIndex:
