@@ -38,7 +38,7 @@ from lumina import judge, playable, schema
 from lumina.cli import ArgumentParser, int_in, run
 from lumina.engine import Board, Measures, Outcome, measure, solve
 from lumina.executor import MAX_WORKERS, default_workers, run_ordered
-from lumina.model import Level, LevelError
+from lumina.model import FELT_MEASURES, Level, LevelError
 from lumina.packfile import (DAILIES_PACK, PRACTICE_PACK, Pack, pack_files, read_pack,
                              read_report, read_strategies, report_files)
 from lumina.worlds import CAMPAIGN, Campaign, load
@@ -123,11 +123,15 @@ def replay(level: Level, moves) -> str | None:
     return None
 
 
-def _analysis_diff(stored, fresh) -> list[str]:
+def _analysis_diff(stored, fresh, felt: bool = True) -> list[str]:
     """'analysis.FIELD stored X, measured Y' for every field that differs, and
-    'analysis.FIELD missing' for every measure the pack does not record."""
+    'analysis.FIELD missing' for every measure the pack does not record; with `felt`
+    False, the felt player's figures may be left out whole (`ships`)."""
     out = []
-    for key, a, b in schema.diff(stored, fresh):    # every field the schema declares
+    diffs = schema.diff(stored, fresh)              # every field the schema declares
+    if not felt and all(getattr(stored, k, None) is None for k in FELT_MEASURES):
+        diffs = [d for d in diffs if d[0] not in FELT_MEASURES]
+    for key, a, b in diffs:
         if a is None:
             out.append(f"analysis.{key} missing (measured {b!r})")
         else:
@@ -135,10 +139,18 @@ def _analysis_diff(stored, fresh) -> list[str]:
     return out
 
 
-def check_level(lv: Level, res: PackResult) -> Measures | None:
+def ships(pack: Pack) -> bool:
+    """A pack the product ships and orders by felt effort (a world, a daily pool, the
+    practice pack), whose levels must record the felt player's figures. Any other pack
+    (the editor's export: the felt player is Python only) may leave them out whole."""
+    name = str(pack.meta.get("pack", ""))
+    return pack.meta.get("world") is not None or name.startswith(("dailies", "practice"))
+
+
+def check_level(lv: Level, res: PackResult, felt: bool = True) -> Measures | None:
     """The rules of a playable level (`lumina.playable`), then re-solve, replay,
     re-measure and judge one level; its fresh measures (None when it is not
-    solvable)."""
+    solvable). `felt`: the level must record the felt figures (`ships`)."""
     for field_, why in playable.problems(lv):
         res.fail(lv.id, f"{field_}: {why}")
     sol = solve(lv)
@@ -174,7 +186,7 @@ def check_level(lv: Level, res: PackResult) -> Measures | None:
     if lv.analysis is None:
         res.fail(lv.id, "no stored analysis")
     else:
-        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m))
+        diffs = _analysis_diff(lv.analysis, judge.analysis(lv, m), felt)
         for diff in diffs:
             res.fail(lv.id, diff)
         if not any(d.startswith("analysis.mechanics ") for d in diffs):
@@ -348,12 +360,12 @@ PARALLEL_FROM = 200     # levels: fewer are checked in this process (a pool cost
 CHUNK = 50              # levels per pool task
 
 
-def _check_levels(levels: Sequence[Level]) -> list[tuple[PackResult, Measures | None]]:
-    """`check_level` on each level, each with a result of its own (a pool task)."""
+def _check_levels(levels: Sequence[tuple[Level, bool]]) -> list[tuple[PackResult, Measures | None]]:
+    """`check_level` on each (level, felt), each with a result of its own (a pool task)."""
     out = []
-    for lv in levels:
+    for lv, felt in levels:
         part = PackResult(pack=None)
-        out.append((part, check_level(lv, part)))
+        out.append((part, check_level(lv, part, felt)))
     return out
 
 
@@ -361,7 +373,7 @@ def _check_all(packs: Sequence[Pack], workers: int) -> list[tuple[PackResult, Me
     """Every level of `packs` checked, in pack and level order: in this process, or in
     chunks on `workers` local processes (each level's check is a pure function of it, so
     the report is the same whatever the workers)."""
-    levels = [lv for pack in packs for lv in pack.levels]
+    levels = [(lv, ships(pack)) for pack in packs for lv in pack.levels]
     if workers <= 1 or len(levels) < PARALLEL_FROM:
         return _check_levels(levels)
     chunks = [levels[i:i + CHUNK] for i in range(0, len(levels), CHUNK)]
@@ -442,7 +454,9 @@ def verify_paths(paths: Sequence[str | Path], campaign: Campaign = CAMPAIGN,
     return verify_packs([read_pack(p) for p in paths], campaign, folders, workers)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, check=verify_paths) -> int:
+    """The command; `check` (default `verify_paths`) is the seam a test passes to share
+    one verification of the committed packs between this command and publish."""
     ap = ArgumentParser(prog="python -m lumina.verify", description=__doc__.split("\n")[0])
     ap.add_argument("packs", nargs="*", type=Path,
                     help=f"pack files or folders of packs (default: {DEFAULT_PACKS}/)")
@@ -455,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     campaign = CAMPAIGN if args.campaign is None else load(args.campaign)
     given = args.packs or [DEFAULT_PACKS]
     folders = [p for p in given if p.is_dir()]     # a folder is what publish reads: publishable?
-    report = verify_paths(with_practice(given), campaign, folders or None, args.workers)
+    report = check(with_practice(given), campaign, folders or None, args.workers)
     print("\n".join(report.lines))
     return 0 if report.ok else 1
 

@@ -6,9 +6,11 @@ The ``slow`` marker is declared in pyproject.toml. The suite runs on every core
 fixture's result once for all workers.
 
     committed_publish   `python -m lumina.publish` of the committed packs (the real
-                        verifier, the real site), run once: its exit code, output,
-                        verifier's report and the site folder it wrote
+                        site), run once: its exit code, output, verifier's report and
+                        the site folder it wrote
     committed_verify    `python -m lumina.verify` (no arguments: the packs/ folder), once
+    (both take the run's one verification of packs/, `verify_paths` on both cores:
+    5,516 levels, about 90 s; each checks it read the same packs)
 
 Profiles: ``default`` (random, modest, no deadline) and ``ci`` (derandomized, so a
 CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
@@ -52,14 +54,28 @@ def pytest_sessionstart(session):
         pytest.exit(FIX, returncode=pytest.ExitCode.USAGE_ERROR)
 
 
-def _publish_committed(folder: Path) -> dict:
+def _verify_committed_once(folder: Path):
+    """The one verification of the committed packs this run (`verify_paths` of what
+    `python -m lumina.verify` and `python -m lumina.publish` read from packs/: the worlds,
+    the daily pool and the 5,000-level practice pack), on both cores."""
+    from clihelp import PACKS
+    from lumina.verify import verify_paths, with_practice
+    from lumina.worlds import CAMPAIGN
+    paths = with_practice([PACKS])
+    return {"paths": [p.resolve() for p in paths], "report": verify_paths(paths, CAMPAIGN, [PACKS], 2)}
+
+
+def _committed_report(tmp_path_factory):
+    return shared(tmp_path_factory, "committed-report", _verify_committed_once)[1]
+
+
+def _publish_committed(folder: Path, made: dict) -> dict:
     from clihelp import PACKS, command_main, run_cli
-    from lumina import publish
-    from lumina.verify import verify_packs
     reports = []
 
-    def keeping(read, campaign):                  # the real verifier; its report kept
-        reports.append(verify_packs(read, campaign))
+    def keeping(read, campaign):                  # the run's one verification of packs/
+        assert [p.path.resolve() for p in read] == made["paths"], "publish read what verify read"
+        reports.append(made["report"])
         return reports[-1]
     ran = run_cli("publish", "--packs", PACKS, "--out", folder / "site",
                   main=functools.partial(command_main("publish"), verify=keeping))
@@ -70,21 +86,31 @@ def _publish_committed(folder: Path) -> dict:
 @pytest.fixture(scope="session")
 def committed_publish(tmp_path_factory) -> dict:
     """`python -m lumina.publish --packs packs --out SITE` of the committed packs, run
-    once for the run: {"ran": exit code and output, "report": the verifier's report,
-    "site": the folder it wrote}. Read it; never write into "site"."""
-    folder, made = shared(tmp_path_factory, "committed-publish", _publish_committed)
-    return {**made, "site": folder / "site"}
+    once for the run, its verifier the run's one verification of packs/: {"ran": exit
+    code and output, "report": the verifier's report, "site": the folder it wrote}.
+    Read it; never write into "site"."""
+    made = _committed_report(tmp_path_factory)
+    folder, out = shared(tmp_path_factory, "committed-publish",
+                         functools.partial(_publish_committed, made=made))
+    return {**out, "site": folder / "site"}
 
 
-def _verify_committed(folder: Path):
-    from clihelp import run_cli
-    return run_cli("verify")                      # the packs/ folder of the project
+def _verify_committed(folder: Path, made: dict):
+    from clihelp import command_main, run_cli
+
+    def check(paths, campaign, folders, workers):   # the run's one verification of packs/
+        assert [p.resolve() for p in paths] == made["paths"], "the command read what was verified"
+        return made["report"]
+    return run_cli("verify", main=functools.partial(command_main("verify"), check=check))
 
 
 @pytest.fixture(scope="session")
 def committed_verify(tmp_path_factory):
-    """`python -m lumina.verify` with no arguments (the packs/ folder), run once."""
-    return shared(tmp_path_factory, "committed-verify", _verify_committed)[1]
+    """`python -m lumina.verify` with no arguments (the packs/ folder), run once, its
+    verification the run's one of packs/ (what it read is checked to be the same)."""
+    made = _committed_report(tmp_path_factory)
+    return shared(tmp_path_factory, "committed-verify",
+                  functools.partial(_verify_committed, made=made))[1]
 
 
 def pytest_collection_modifyitems(config, items):

@@ -544,7 +544,7 @@ def test_cli_prints_counts_and_histograms(committed_verify):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "World 1 (Willow Hollow): 30/30 solvable · 30/30 optimal counts confirmed · " in proc.stdout
     assert "twist levels bind · par " in proc.stdout
-    assert proc.stdout.count("moves→levels") == 6
+    assert proc.stdout.count("moves→levels") == 7            # five worlds, the dailies, practice
 
 
 def test_committed_packs_are_read_and_judged(committed_publish):
@@ -607,3 +607,20 @@ def test_verify_on_worker_processes_reports_the_same(monkeypatch):
     two = verify_paths(paths, workers=2)
     assert (two.ok, two.lines, two.packs, two.gates) == (one.ok, one.lines, one.packs, one.gates)
     assert sum(p["levels"] for p in two.packs) > 4 * 2, "more than one chunk per worker"
+
+
+def test_an_exported_level_without_felt_figures_verifies(tmp_path):
+    """Bug class: the editor exports every measure but the felt player's (it is Python only)
+    and verify refused its file ('analysis.effort missing'). A pack the product does not
+    ship may leave the felt figures out whole; a daily pool may not
+    (test_a_pack_without_the_felt_figures_fails), and a half-recorded group is unreadable."""
+    from lumina.packfile import read_pack
+    lv = read_pack(PACKS / "dailies.json").levels[0]
+    bare = lv.replace(id="c-1", analysis=dataclasses.replace(lv.analysis, effort=None, success=None))
+    path = tmp_path / "custom.json"
+    write_pack(path, {"pack": "custom", "name": "Custom", "world": None}, [bare])
+    ran = run_cli("verify", path)
+    assert ran.returncode == 0, ran.stdout[-2000:]
+    write_pack(path, {"pack": "dailies", "name": "Custom", "world": None}, [bare.replace(id="d-001")])
+    ran = run_cli("verify", path)
+    assert ran.returncode == 1 and "analysis.effort missing" in ran.stdout, ran.stdout[-2000:]
