@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from conftest import new_context
 from helpers import PROGRESS_KEY
-from lumina.worlds import DAILY_EPOCH, daily_index
+from lumina.worlds import DAILY_EPOCH, DAILY_POOL, daily_index
 
 
 def _noon(day: date):
@@ -56,10 +56,10 @@ def test_progress_shows_best_streak_histogram_and_days_released_so_far(browser, 
     bars = [int(x) for x in page.locator("[data-over-par] [data-n]").all_inner_texts()]
     assert bars == [1, 1, 1, 0, 1, 1], "at par, +1, +2, +3, +4 or more, with help only"
     k = daily_index(today) + 1   # the archive's days: this round up to today, and the last week
-    released = len([n for n in range(1, 175) if n <= k or (k - n) % 174 < 7])
+    released = len([n for n in range(1, DAILY_POOL + 1) if n <= k or (k - n) % DAILY_POOL < 7])
     assert page.locator("[data-progress-released]").inner_text() == str(released)
     assert page.locator("[data-progress-dailies]").inner_text() == str(sum(1 for i in levels if int(i[2:]) in
-                                                                          [n for n in range(1, 175) if n <= k or (k - n) % 174 < 7]))
+                                                                          [n for n in range(1, DAILY_POOL + 1) if n <= k or (k - n) % DAILY_POOL < 7]))
     assert page.locator("[data-next-daily]").inner_text().startswith("next daily in")
     ctx.close()
 

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import new_context, shoot
 from helpers import PROGRESS_KEY, drag, open_everything, watch
-from lumina.worlds import daily_index
+from lumina.worlds import DAILY_POOL, daily_index
 
 PHONE = {"width": 390, "height": 844}
 LAPTOPS = {"laptop": {"width": 1280, "height": 720}, "laptop-wide": {"width": 1366, "height": 768}}
@@ -229,7 +229,7 @@ def _at(day: date):
 
 def _day_with_index(index: int) -> date:
     d = date(2026, 12, 3)
-    return d + timedelta(days=(index - daily_index(d)) % 174)
+    return d + timedelta(days=(index - daily_index(d)) % DAILY_POOL)
 
 
 def test_daily_today_opens_only_todays_own_page(browser, base_url, packs):
@@ -270,7 +270,7 @@ def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, o
     assert want in tiles.nth(1).locator("[data-day-date]").inner_text()
     assert tiles.nth(1).locator("[data-stars-earned]").get_attribute("data-stars-earned") == "3"
     assert page.locator('[data-days] [data-day="11"]').is_hidden()
-    assert page.locator('[data-days] [data-day="174"]').is_hidden()
+    assert page.locator(f'[data-days] [data-day="{DAILY_POOL}"]').is_hidden()
     shoot(page, output_dir, "archive-day10-phone")
     tiles.nth(1).locator("a").click()
     page.wait_for_selector('#board[data-level="d-009"] [data-block]')
@@ -280,7 +280,7 @@ def test_archive_lists_days_up_to_today_newest_first(browser, base_url, packs, o
 
 
 def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
-    day = _day_with_index(0)                  # the first day of a round: #1 today, #174 yesterday
+    day = _day_with_index(0)                  # the first day of a round: #1 today, the last yesterday
     ctx = new_context(browser, timezone_id="UTC")
     page = ctx.new_page()
     page.clock.set_fixed_time(_at(day))
@@ -290,9 +290,9 @@ def test_archive_keeps_the_last_week_when_a_new_round_starts(browser, base_url):
         .filter(li => !li.hidden).sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top
             || a.getBoundingClientRect().left - b.getBoundingClientRect().left)
         .map(li => [+li.dataset.day, li.querySelector('[data-day-date]').textContent])""")
-    assert [n for n, _ in shown] == [1, 174, 173, 172, 171, 170, 169], shown
+    assert [n for n, _ in shown] == [1] + [DAILY_POOL - i for i in range(6)], shown
     assert shown[0][1] == "today" and (day - timedelta(days=1)).strftime("%b") in shown[1][1]
-    page.goto(base_url + "daily/174.html")                     # yesterday's page reads as past
+    page.goto(base_url + f"daily/{DAILY_POOL:03d}.html")        # yesterday's page reads as past
     assert "comes in" not in page.locator("[data-day-date]").inner_text()
     page.goto(base_url + "daily/002.html")                     # tomorrow's does not
     assert "comes in 1 day" in page.locator("[data-day-date]").inner_text()
