@@ -101,8 +101,9 @@ export function level() {
   // a level of a locked world: the board is shown but cannot be played
   const locked = d.world != null && !isWorldUnlocked(d.world, total, GATES);
   if (locked) import("./locks.js").then((m) => m.lockCover(d.world, p, total));
-  // a shut world's level invites no play: its tutorial line and editor link wait for the gate
-  for (const n of document.querySelectorAll("[data-open-only]")) n.hidden = locked;
+  // a shut world's level invites no play: its tutorial line and editor link wait for the gate,
+  // their place kept (.shut is visibility:hidden), so opening them shifts nothing
+  for (const n of document.querySelectorAll("[data-open-only]")) n.classList.toggle("shut", locked);
   const n = $("[data-next]"), nextLabel = n ? (n.dataset.label || n.textContent).trim() : null;
   if ($("[data-teach]")) import("./teach.js").then((m) => m.teach(m.twists(d.level)));   // a daily's unmet mechanics
   playLevel(d.level, { autoplay: !!d.autoplay, next: locked ? null : d.next, nextLabel, nextWorld: d.next_world, desc: d.desc, locked, ending: !!d.ending });
