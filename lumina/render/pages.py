@@ -50,8 +50,12 @@ def json_script(data: Any) -> Markup:
 
 
 def play_json(level: Level) -> dict[str, Any]:
-    """The level as its board needs it: the canonical JSON without the analysis."""
-    return {k: v for k, v in level.to_json().items() if k not in PLAY_DROP}
+    """The level as its board needs it: the canonical JSON without the analysis, a crystal
+    block's kind left out (`mountBoard` puts it back: the page weight budget)."""
+    out = {k: v for k, v in level.to_json().items() if k not in PLAY_DROP}
+    out["blocks"] = [{k: v for k, v in b.items() if (k, v) != ("kind", "crystal")}
+                     for b in out["blocks"]]
+    return out
 
 
 def star_words(rule: dict[str, Any]) -> dict[str, str]:

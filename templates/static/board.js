@@ -35,6 +35,7 @@ function controls(given) {
  * reset(), step(), hint(), stopAutoplay(), destroy()}; step() and hint() return promises.
  */
 export function mountBoard(el, level, opts = {}) {
+  for (const b of level.blocks) b.kind ||= "crystal";   // pages leave the common kind out (play_json)
   const site = opts.site || siteData();
   const game = createGame(level, site.stars), board = game.board, rule = site.stars;
   const ctl = controls(opts.controls || {});
