@@ -15,9 +15,11 @@ function link(href, text) {
   return a;
 }
 
-/** Fill the ending into the result element `res` for progress `p` and `total` campaign stars. */
+/** Fill the ending into the result element `res` for progress `p` and `total` campaign stars;
+ * resolves once its styles apply (the result scrolls into view after that: styles arriving
+ * after the scroll grew the box past the fold on a busy phone). */
 export function ending(res, p, total) {
-  extraCss();
+  const styled = extraCss();
   const max = META.worlds.reduce((a, w) => a + 3 * w.levels, 0);
   const todo = [];
   for (const w of META.worlds) {
@@ -36,4 +38,5 @@ export function ending(res, p, total) {
   if ($('.top-nav a[href$="daily.html"]')) box.append(para("A new puzzle waits every day: ", link(`${ROOT}daily.html`, "today's daily"), "."));
   const old = $("[data-ending]", res);
   if (old) old.replaceWith(box); else res.append(box);
+  return styled;
 }

@@ -51,7 +51,7 @@ export async function win(ctl, level, { next, nextLabel, nextWorld, ending }, be
   for (const w of META.worlds) {
     if (!isWorldUnlocked(w.n, before, GATES) && isWorldUnlocked(w.n, total, GATES)) toast(`${w.name} is open!`);
   }
-  if (ending) (await import("./ending.js")).ending(res, p, total);
+  if (ending) await (await import("./ending.js")).ending(res, p, total);
   res.dataset.filled = "";
   requestAnimationFrame(() => res.scrollIntoView({ block: "nearest", behavior: applyMotion() ? "smooth" : "auto" }));
   return total;
