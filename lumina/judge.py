@@ -259,8 +259,11 @@ class _Texter:
         return ":".join(parts)
 
 
-def _texters(level: Level, blind: bool = False) -> list[_Texter]:
-    return [_Texter(_blind(img) if blind else img) for img in _images(level)]
+@functools.lru_cache(maxsize=1024)
+def _texters(level: Level, blind: bool = False) -> tuple[_Texter, ...]:
+    """The level's eight images, made once per level (its family key, its near keys whole
+    and without its decoys, and with `blind` its re-skin keys all read them)."""
+    return tuple(_Texter(_blind(img) if blind else img) for img in _images(level))
 
 
 # The keys here and below are pure functions of a (frozen, hashable) level: a level is asked
