@@ -56,6 +56,17 @@ class Slot:
     got: dict | None = None
     why: str = ""
 
+    @property
+    def owner(self) -> str:
+        """The slot's name in the index of taken boards: pack.bucket.index."""
+        return f"{self.pack}.{self.bucket.name}.{self.index + 1}"
+
+    def got_text(self) -> str:
+        """What the slot took: its par, twist margin and felt effort."""
+        g = self.got
+        return (f"par {g['par']}" + (f" margin {g['margin']}" if self.bucket.twists else "")
+                + (f" effort {g['felt_effort']:g}" if g["felt_effort"] is not None else ""))
+
 
 @dataclass
 class Composition:
@@ -186,12 +197,10 @@ def _smooth_effort(slots: Sequence[Slot], sel: Selector, prefer_for) -> None:
         before, after = efforts[max(0, i - W):i], efforts[i + 1:i + 1 + W]
         low = judge.EFFORT_DROP * statistics.median(before) if before else 0.0
         high = judge.EFFORT_SPIKE * statistics.median(after) if after else float("inf")
-        got = sel.take(s, f"{s.pack}.{s.bucket.name}.{s.index + 1}", prefer_for(s), (low, high))
+        got = sel.take(s, s.owner, prefer_for(s), (low, high))
         if got is not None:
             s.got = got
-            s.why = (f"par {got['par']}" + (f" margin {got['margin']}" if s.bucket.twists else "")
-                     + f" effort {got['felt_effort']:g} (re-picked: felt effort between "
-                     f"{low:g} and {high:g})")
+            s.why = f"{s.got_text()} (re-picked: felt effort between {low:g} and {high:g})"
 
 
 def world_slots(campaign: Campaign) -> list[Slot]:
@@ -243,17 +252,14 @@ def compose(campaign: Campaign, rows: Sequence[dict]) -> Composition:
     order = sorted(range(len(slots)), key=lambda i: (sel.count(slots[i]), i))
     for i in order:
         s = slots[i]
-        owner = f"{s.pack}.{s.bucket.name}.{s.index + 1}"
-        s.got = sel.take(s, owner, prefer_for(s))
+        s.got = sel.take(s, s.owner, prefer_for(s))
         if s.got is None:
             s.why = (f"short: no board of {s.bucket.width}x{s.bucket.height} "
                      f"{twist_text(s.bucket.twists)}{' beam' if s.bucket.beam else ''} at par "
                      f"{s.target} (+-{MAX_TOLERANCE}{', upward' if s.upward else ''}) with margin "
                      f">= {s.margin} left in the pool")
         else:
-            s.why = (f"par {s.got['par']}" + (f" margin {s.got['margin']}" if s.bucket.twists else "")
-                     + (f" effort {s.got['felt_effort']:g}" if s.got["felt_effort"] is not None else "")
-                     + f" from {sel.count(s)} boards")
+            s.why = f"{s.got_text()} from {sel.count(s)} boards"
     by_pack: dict[str, list[Slot]] = {}
     for s in slots:
         by_pack.setdefault(s.pack, []).append(s)

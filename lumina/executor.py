@@ -61,14 +61,14 @@ R = TypeVar("R")
 CONNECT_TIMEOUT = "10s"     # to reach the scheduler and hear it answer
 WORKER_WAIT = 120           # seconds to wait for the first (or --workers) workers to join
 MAX_WORKERS = 64            # --workers: local pool processes, or cluster workers to wait for
+PR_SET_PDEATHSIG = 1        # linux/prctl.h
+_PKG = Path(__file__).resolve().parent
 
 
 def default_workers() -> int:
     """A command's default --workers where it has one: this machine's usable cores, at
     most 8."""
     return max(1, min(8, len(os.sched_getaffinity(0))))
-PR_SET_PDEATHSIG = 1        # linux/prctl.h
-_PKG = Path(__file__).resolve().parent
 
 
 class ClusterError(LuminaError):
