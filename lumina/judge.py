@@ -222,41 +222,65 @@ class _Texter:
     translated so its contents (blocks, walls, mirrors) start at (0, 0), without the
     blocks of `drop`; the lantern and the beam move with the board. The blocks' order
     (sorted by kind, then place and shape) does not change with a translation, and the
-    pieces' texts are made once per offset (leaving a block out rarely moves it)."""
+    pieces' texts are made once per offset (leaving a block out rarely moves it).
 
-    __slots__ = ("img", "order", "fixed_x", "fixed_y", "memo")
+    The keys of every level judged are made here, a few hundred texts a level (its
+    re-skin keys leave out every one and two of its blocks), so the offset is read off
+    the blocks sorted by x and by y (the first one not left out) rather than a scan."""
+
+    __slots__ = ("img", "order", "by_x", "by_y", "fixed_x", "fixed_y", "memo")
 
     def __init__(self, img: _Image):
         self.img = img
-        self.order = sorted(range(len(img.blocks)), key=lambda i: img.blocks[i])
-        self.fixed_x = [w[0] for w in img.walls] + [m[0] for m in img.mirrors]
-        self.fixed_y = [w[1] for w in img.walls] + [m[1] for m in img.mirrors]
+        blocks = img.blocks
+        self.order = sorted(range(len(blocks)), key=lambda i: blocks[i])
+        self.by_x = [(blocks[i][1], i) for i in sorted(range(len(blocks)), key=lambda i: blocks[i][1])]
+        self.by_y = [(blocks[i][2], i) for i in sorted(range(len(blocks)), key=lambda i: blocks[i][2])]
+        fixed = list(img.walls) + [m[:2] for m in img.mirrors]
+        self.fixed_x = min((f[0] for f in fixed), default=None)
+        self.fixed_y = min((f[1] for f in fixed), default=None)
         self.memo: dict[tuple[int, int], tuple] = {}
 
-    def text(self, drop: frozenset[int] = frozenset()) -> str:
+    def _pieces(self, ox: int, oy: int) -> tuple:
+        """(block texts by block index, the text before the blocks with the beam from the
+        key, the same from the key's cell, the text after the blocks, all blocks)."""
         img = self.img
-        live = [i for i in self.order if i not in drop]
-        xs = [img.blocks[i][1] for i in live] + self.fixed_x
-        ys = [img.blocks[i][2] for i in live] + self.fixed_y
-        ox, oy = (min(xs), min(ys)) if xs else (0, 0)
+        blocks = [f"{k[0]}{x - ox},{y - oy},{w},{h}" for k, x, y, w, h in img.blocks]
+        head = f"{img.head}:e{img.exit[0] - ox},{img.exit[1] - oy}:"
+        if img.beam is None:
+            with_key = without_key = head
+        else:
+            without_key = f"{head}b{img.beam[0]}:"
+            with_key = f"{head}b{img.beam[0]}{img.beam[1] - ox},{img.beam[2] - oy}:"
+        tail = (":w" + ".".join(f"{x - ox},{y - oy}" for x, y in sorted(img.walls))
+                + ":m" + ".".join(f"{x - ox},{y - oy}{'f' if t == '/' else 'b'}"
+                                  for x, y, t in sorted(img.mirrors)))
+        every = ".".join([blocks[i] for i in self.order])
+        return blocks, with_key, without_key, tail, every
+
+    def text(self, drop: frozenset[int] = frozenset()) -> str:
+        # the offset: the least x and y among the blocks kept and the fixed pieces
+        ox, oy = self.fixed_x, self.fixed_y
+        for v, i in self.by_x:
+            if i not in drop:
+                if ox is None or v < ox:
+                    ox = v
+                break
+        for v, i in self.by_y:
+            if i not in drop:
+                if oy is None or v < oy:
+                    oy = v
+                break
+        if ox is None:                      # nothing on the board
+            ox = oy = 0
         pieces = self.memo.get((ox, oy))
         if pieces is None:
-            pieces = self.memo[(ox, oy)] = (
-                [f"{k[0]}{x - ox},{y - oy},{w},{h}" for k, x, y, w, h in img.blocks],
-                f"e{img.exit[0] - ox},{img.exit[1] - oy}",
-                None if img.beam is None else (f"b{img.beam[0]}",
-                                               f"b{img.beam[0]}{img.beam[1] - ox},{img.beam[2] - oy}"),
-                "w" + ".".join(f"{x - ox},{y - oy}" for x, y in sorted(img.walls)),
-                "m" + ".".join(f"{x - ox},{y - oy}{'f' if t == '/' else 'b'}"
-                               for x, y, t in sorted(img.mirrors)))
-        blocks, exit_, beam, walls, mirrors = pieces
-        parts = [img.head, exit_]
-        if beam is not None:
-            parts.append(beam[0] if img.key_index in drop else beam[1])
-        parts.append(".".join(blocks[i] for i in live))
-        parts.append(walls)
-        parts.append(mirrors)
-        return ":".join(parts)
+            pieces = self.memo[(ox, oy)] = self._pieces(ox, oy)
+        blocks, with_key, without_key, tail, every = pieces
+        if not drop:
+            return with_key + every + tail
+        head = without_key if self.img.key_index in drop else with_key
+        return head + ".".join([blocks[i] for i in self.order if i not in drop]) + tail
 
 
 @functools.lru_cache(maxsize=1024)
@@ -279,7 +303,7 @@ def family_key(level: Level) -> str:
     with the lantern: block kinds, shapes and places, walls, mirrors (tilts turned
     with the board), lantern, win kind, beam direction and start. Not the par, id
     or any metadata. Equal keys: the same puzzle up to symmetry and translation."""
-    return min(t.text() for t in _texters(level))
+    return min([t.text() for t in _texters(level)])
 
 
 def decoys(level: Level, dead: Iterable[int] | None = None) -> frozenset[int]:
@@ -297,8 +321,8 @@ def _near_keys(level: Level, drop: frozenset[int] = frozenset()) -> tuple[str, t
     """(the family key of the board without the blocks of `drop`, and of that board
     without one more block i, for every other block i)."""
     imgs = _texters(level)
-    full = min(t.text(drop) for t in imgs)
-    minus = tuple(min(t.text(drop | {i}) for t in imgs)
+    full = min([t.text(drop) for t in imgs])
+    minus = tuple(min([t.text(drop | {i}) for t in imgs])
                   for i in range(len(level.blocks)) if i not in drop)
     return full, minus
 
@@ -353,7 +377,7 @@ def reskin_keys(level: Level) -> frozenset[str]:
     n = len(level.blocks)
     drops = [frozenset()] + [frozenset({i}) for i in range(n)] + [
         frozenset({i, j}) for i in range(n) for j in range(i + 1, n)]
-    return frozenset(min(t.text(d) for t in imgs) for d in drops)
+    return frozenset(min([t.text(d) for t in imgs]) for d in drops)
 
 
 class ReskinIndex:
