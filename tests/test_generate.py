@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared import shared
 
 from lumina import judge
 from lumina.engine import Board, level_at, measure, solve
@@ -53,16 +54,24 @@ def _levels_json(results: list[BucketResult]) -> str:
 # ---------------------------------------------------------------------------
 # Determinism.
 
-def test_buckets_are_byte_identical_with_one_and_two_workers():
-    one = run_buckets("quick", QUICK, 7, 1)
+@pytest.fixture(scope="session")
+def quick(tmp_path_factory) -> list[BucketResult]:
+    """The QUICK buckets generated at seed 7 in this process (the deep ones slot by slot),
+    once for the run (about 20 s: q-slots searches); the tests below read them."""
+    return shared(tmp_path_factory, "quick-buckets",
+                  lambda folder: run_buckets("quick", QUICK, 7, 1))[1]
+
+
+def test_buckets_are_byte_identical_with_one_and_two_workers(quick):
+    one = quick
     two = run_buckets("quick", QUICK, 7, 2)
     assert _levels_json(one) == _levels_json(two)
     assert [r.report for r in one] == [r.report for r in two]
     assert all(r.failed is None for r in one), [r.failed for r in one]
 
 
-def test_a_deep_bucket_fills_each_target_from_its_own_layout():
-    r = generate_bucket(QUICK[4], 5)
+def test_a_deep_bucket_fills_each_target_from_its_own_layout(quick):
+    r = quick[4]
     assert r.failed is None
     assert r.report["search"]["searches"] >= QUICK[4].levels
     assert len({judge.family_key(lv) for lv in r.levels}) == QUICK[4].levels
@@ -362,11 +371,13 @@ def test_light_is_traced_by_one_function():
         assert {(m.x, m.y) for m in lv.mirrors} <= set(path)
 
 
-@pytest.mark.parametrize("b", QUICK, ids=lambda b: b.name)
-def test_a_generated_level_starts_at_its_boards_deepest(b):
+@pytest.mark.parametrize("k", range(len(QUICK)), ids=lambda k: QUICK[k].name)
+def test_a_generated_level_starts_at_its_boards_deepest(quick, k):
     """Levels were cut from the middle of deeper boards (27% of par >= 20 started at
     their board's farthest position); every generated level now is that position."""
-    for lv in generate_bucket(b, 6).levels:
+    b = QUICK[k]
+    assert quick[k].levels
+    for lv in quick[k].levels:
         sw = __import__("lumina.engine", fromlist=["exact_sweep"]).exact_sweep(lv, per_depth=0)
         deepest = sw.deepest_binding if b.twists else sw.deepest
         assert lv.optimal == deepest == lv.analysis.deepest, lv.desc()
