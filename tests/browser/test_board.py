@@ -226,9 +226,12 @@ def off_solution_move(lv: dict) -> list[int]:
 
 
 def off_line_start(packs, world: int, kind: str) -> tuple[dict, list[int]]:
-    """The deepest `kind` level that can be left and still won, with that first move: on
-    some sand levels (w2-30 of lumina-gen/4) every other first move strands the key."""
-    for lv in mechanic_levels(packs, world, kind):
+    """The shallowest `kind` level that can be left and still won, with that first move: on
+    some sand levels (w2-30 of lumina-gen/4) every other first move strands the key. The
+    shallowest, because every step is checked against Python and each costs a hint and a
+    drag (the deepest took 15-19 s a world); the JS solver on the deepest levels is held
+    to Python by test_js's parity vectors."""
+    for lv in reversed(mechanic_levels(packs, world, kind)):
         try:
             return lv, off_solution_move(lv)
         except AssertionError:
