@@ -1,6 +1,6 @@
 """Browser test fixtures: the built site served over HTTP, Debian's Chromium, screenshots.
 
-The site is built once per session from the committed packs (packs/, what players get;
+The site is built once per run (tests/shared.py: whatever the number of xdist workers) from the committed packs (packs/, what players get;
 or the directory in LUMINA_TEST_PACKS, e.g. tests/fixtures/packs) into a temp dir, and served by a `http.server`
 thread on 127.0.0.1 at a free port *under a sub-path* (`/sub/lumina/`), so every
 test also proves the site works from a sub-path with relative links only.
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from shared import shared
 
 CHROMIUM = "/usr/bin/chromium"
 REPO = Path(__file__).resolve().parents[2]
@@ -95,30 +96,43 @@ def practice_pack(dailies: Path, out: Path) -> Path:
     return out
 
 
-@pytest.fixture(scope="session")
-def site_packs(tmp_path_factory, packs_dir) -> Path:
-    """The packs the session's site is built from: packs_dir's, plus a practice pack made from
-    its daily pool when it has none (so practice.html is built and tested)."""
-    if (packs_dir / "practice.json").exists():
-        return packs_dir
-    folder = tmp_path_factory.mktemp("packs")
-    for p in packs_dir.glob("*.json"):
-        shutil.copy(p, folder / p.name)
-    practice_pack(packs_dir / "dailies.json", folder / "practice.json")
-    return folder
-
-
-@pytest.fixture(scope="session")
-def site_root(tmp_path_factory, site_packs) -> Path:
-    """The built site, at <serve root>/sub/lumina."""
+def _build_site(folder: Path, packs_dir: Path) -> dict:
+    """The site of `packs_dir` built into folder/serve/sub/lumina, with a practice pack made
+    from its daily pool when it has none (so practice.html is built and tested): the packs
+    folder it was built from."""
     from lumina.packfile import pack_files
     from lumina.render import site
     from lumina.verify import verify_paths
-    serve = tmp_path_factory.mktemp("serve")
-    out = serve / SUBPATH
-    report = verify_paths(pack_files([site_packs]))
-    site.build(site_packs, out, verify=report)
-    return out
+    packs = packs_dir
+    if not (packs_dir / "practice.json").exists():
+        packs = folder / "packs"
+        packs.mkdir()
+        for p in packs_dir.glob("*.json"):
+            shutil.copy(p, packs / p.name)
+        practice_pack(packs_dir / "dailies.json", packs / "practice.json")
+    report = verify_paths(pack_files([packs]), workers=2)
+    site.build(packs, folder / "serve" / SUBPATH, verify=report)
+    return {"packs": packs}
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, packs_dir) -> tuple[Path, dict]:
+    """The site, built once for the run whatever the number of xdist workers (each
+    browser test file runs on one worker; they all read this one build)."""
+    return shared(tmp_path_factory, "browser-site", functools.partial(_build_site, packs_dir=packs_dir))
+
+
+@pytest.fixture(scope="session")
+def site_packs(built_site) -> Path:
+    """The packs the session's site is built from: packs_dir's, plus a practice pack made from
+    its daily pool when it has none."""
+    return built_site[1]["packs"]
+
+
+@pytest.fixture(scope="session")
+def site_root(built_site) -> Path:
+    """The built site, at <serve root>/sub/lumina. Read it; never write into it."""
+    return built_site[0] / "serve" / SUBPATH
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
