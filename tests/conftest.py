@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -65,8 +67,50 @@ def _verify_committed_once(folder: Path):
     return {"paths": [p.resolve() for p in paths], "report": verify_paths(paths, CAMPAIGN, [PACKS], 2)}
 
 
+COMMITTED_REPORT = "committed-report"
+
+
 def _committed_report(tmp_path_factory):
-    return shared(tmp_path_factory, "committed-report", _verify_committed_once)[1]
+    return shared(tmp_path_factory, COMMITTED_REPORT, _verify_committed_once)[1]
+
+
+# The verification of the committed packs is the run's largest single piece of work (about
+# 170 CPU seconds: 5,516 levels re-solved). Made when a test first asks, it ran last, on
+# both cores, while the other worker waited for it. So the xdist controller starts it at
+# once, in a process of its own at a lower priority (`nice`), when the run collected a test
+# that reads it: it takes what CPU the tests leave, and a test that asks before it is done
+# waits for it through the same lock (tests/shared.py). Its result is the same either way.
+_BACKGROUND: list[subprocess.Popen] = []
+_USERS = ("committed_publish", "committed_verify")
+
+
+def _reads_committed(nodeid: str) -> bool:
+    path = TESTS.parent / nodeid.split("::")[0]
+    return path.suffix == ".py" and path.is_file() and any(u in path.read_text() for u in _USERS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    if _BACKGROUND or not any(_reads_committed(f) for f in sorted({i.split("::")[0] for i in ids})):
+        return
+    root = node.config._tmp_path_factory.getbasetemp()      # the run's root (tests/shared.py)
+    code = ("import sys; from pathlib import Path; sys.path[:0] = [sys.argv[1], sys.argv[2]]; "
+            "import conftest, shared; "
+            "shared.shared_at(Path(sys.argv[3]), conftest.COMMITTED_REPORT, conftest._verify_committed_once)")
+    (root / "shared").mkdir(parents=True, exist_ok=True)
+    with open(root / "shared" / "committed-report.log", "w") as log:
+        _BACKGROUND.append(subprocess.Popen(
+            [sys.executable, "-c", code, str(TESTS), str(TESTS.parent), str(root)],
+            cwd=TESTS.parent, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=lambda: os.nice(10)))
+
+
+def pytest_unconfigure(config):
+    """The background verification ends with the run (a run that never asked for it)."""
+    for proc in _BACKGROUND:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
 
 
 def _publish_committed(folder: Path, made: dict) -> dict:

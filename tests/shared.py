@@ -16,14 +16,27 @@ import pytest
 from filelock import FileLock
 
 
+def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder every process of the run shares: the base temp of the run (a worker's
+    own is popen-gwN under it)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    return root
+
+
 def shared(tmp_path_factory: pytest.TempPathFactory, name: str,
            make: Callable[[Path], Any]) -> tuple[Path, Any]:
     """`make(folder)` run once for the whole run, whatever the number of xdist workers:
     its folder (under the root all workers share) and its result (pickled). A `make`
     that fails leaves nothing behind, so the next worker to ask fails the same way."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent                        # the run's root, above popen-gwN
+    return shared_at(run_root(tmp_path_factory), name, make)
+
+
+def shared_at(root: Path, name: str, make: Callable[[Path], Any]) -> tuple[Path, Any]:
+    """`shared` under the run root `root` (a process outside pytest can make a result
+    the workers then read: tests/conftest.py starts the committed packs' verification
+    so, at the start of a run)."""
     folder = root / "shared" / name
     result = folder.with_name(name + ".pickle")
     folder.parent.mkdir(parents=True, exist_ok=True)
