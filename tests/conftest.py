@@ -10,7 +10,9 @@ fixture's result once for all workers.
                         the site folder it wrote
     committed_verify    `python -m lumina.verify` (no arguments: the packs/ folder), once
     (both take the run's one verification of packs/, `verify_paths` on both cores:
-    5,516 levels, about 90 s; each checks it read the same packs)
+    5,516 levels, about 90 s; each checks it read the same packs. Under xdist the
+    controller starts that verification with the run, niced, in a process of its own:
+    `pytest_xdist_node_collection_finished` below)
 
 Profiles: ``default`` (random, modest, no deadline) and ``ci`` (derandomized, so a
 CI run is reproducible); pick one with ``HYPOTHESIS_PROFILE=ci``.
