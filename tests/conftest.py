@@ -95,7 +95,10 @@ def _reads_committed(nodeid: str) -> bool:
 def pytest_xdist_node_collection_finished(node, ids):
     if _BACKGROUND or not any(_reads_committed(f) for f in sorted({i.split("::")[0] for i in ids})):
         return
-    root = node.config._tmp_path_factory.getbasetemp()      # the run's root (tests/shared.py)
+    factory = getattr(node.config, "_tmp_path_factory", None)
+    if factory is None:         # no run root to share (pytest's tmp_path plugin is off)
+        return
+    root = factory.getbasetemp()                            # the run's root (tests/shared.py)
     code = ("import sys; from pathlib import Path; sys.path[:0] = [sys.argv[1], sys.argv[2]]; "
             "import conftest, shared; "
             "shared.shared_at(Path(sys.argv[3]), conftest.COMMITTED_REPORT, conftest._verify_committed_once)")
