@@ -143,8 +143,8 @@ def ships(pack: Pack) -> bool:
     """A pack the product ships and orders by felt effort (a world, a daily pool, the
     practice pack), whose levels must record the felt player's figures. Any other pack
     (the editor's export: the felt player is Python only) may leave them out whole."""
-    name = str(pack.meta.get("pack", ""))
-    return pack.meta.get("world") is not None or name.startswith(("dailies", "practice"))
+    daily = str(pack.meta.get("pack", "")).startswith(DAILIES_PACK.removesuffix(".json"))
+    return pack.meta.get("world") is not None or daily or is_practice(pack)
 
 
 def check_level(lv: Level, res: PackResult, felt: bool = True) -> Measures | None:
