@@ -76,6 +76,13 @@ def _committed_report(tmp_path_factory):
     return shared(tmp_path_factory, COMMITTED_REPORT, _verify_committed_once)[1]
 
 
+@pytest.fixture(scope="session")
+def committed_report(tmp_path_factory) -> dict:
+    """The run's one verification of packs/: {"paths": what it read, "report": the
+    verifier's report} (the browser tests' site is built with it too)."""
+    return _committed_report(tmp_path_factory)
+
+
 # The verification of the committed packs is the run's largest single piece of work (about
 # 170 CPU seconds: 5,516 levels re-solved). Made when a test first asks, it ran last, on
 # both cores, while the other worker waited for it. So the xdist controller starts it at
@@ -83,7 +90,7 @@ def _committed_report(tmp_path_factory):
 # that reads it: it takes what CPU the tests leave, and a test that asks before it is done
 # waits for it through the same lock (tests/shared.py). Its result is the same either way.
 _BACKGROUND: list[subprocess.Popen] = []
-_USERS = ("committed_publish", "committed_verify")
+_USERS = ("committed_publish", "committed_verify", "committed_report", "base_url", "site_root")
 
 
 def _reads_committed(nodeid: str) -> bool:

@@ -1,9 +1,10 @@
 """Browser test fixtures: the built site served over HTTP, Debian's Chromium, screenshots.
 
-The site is built once per run (tests/shared.py: whatever the number of xdist workers) from the committed packs (packs/, what players get;
-or the directory in LUMINA_TEST_PACKS, e.g. tests/fixtures/packs) into a temp dir, and served by a `http.server`
-thread on 127.0.0.1 at a free port *under a sub-path* (`/sub/lumina/`), so every
-test also proves the site works from a sub-path with relative links only.
+The site is built once per run (tests/shared.py: whatever the number of xdist workers)
+from the committed packs (packs/, what players get, with the run's one verification of
+them; or the directory in LUMINA_TEST_PACKS, e.g. tests/fixtures/packs, verified here)
+into a temp dir, and served by a `http.server` thread on 127.0.0.1 at a free port *under a
+sub-path* (`/sub/lumina/`), so every test also proves the site works from a sub-path with relative links only.
 
 Chromium is /usr/bin/chromium (Debian's, installed by .ci/run). If it is missing the
 tests FAIL, never skip: a browser suite that quietly skips proves nothing.
@@ -96,10 +97,10 @@ def practice_pack(dailies: Path, out: Path) -> Path:
     return out
 
 
-def _build_site(folder: Path, packs_dir: Path) -> dict:
+def _build_site(folder: Path, packs_dir: Path, report=None) -> dict:
     """The site of `packs_dir` built into folder/serve/sub/lumina, with a practice pack made
-    from its daily pool when it has none (so practice.html is built and tested): the packs
-    folder it was built from."""
+    from its daily pool when it has none (so practice.html is built and tested), verified
+    here unless `report` is its verification: the packs folder it was built from."""
     from lumina.packfile import pack_files
     from lumina.render import site
     from lumina.verify import verify_paths
@@ -110,16 +111,23 @@ def _build_site(folder: Path, packs_dir: Path) -> dict:
         for p in packs_dir.glob("*.json"):
             shutil.copy(p, packs / p.name)
         practice_pack(packs_dir / "dailies.json", packs / "practice.json")
-    report = verify_paths(pack_files([packs]), workers=2)
+    if report is None:
+        report = verify_paths(pack_files([packs]), workers=2)
     site.build(packs, folder / "serve" / SUBPATH, verify=report)
     return {"packs": packs}
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory, packs_dir) -> tuple[Path, dict]:
+def built_site(request, tmp_path_factory, packs_dir) -> tuple[Path, dict]:
     """The site, built once for the run whatever the number of xdist workers (each
-    browser test file runs on one worker; they all read this one build)."""
-    return shared(tmp_path_factory, "browser-site", functools.partial(_build_site, packs_dir=packs_dir))
+    browser test file runs on one worker; they all read this one build). Built from the
+    committed packs, it takes the run's one verification of them (the `committed_report`
+    fixture: publish's, the practice pack's levels included), as publish does."""
+    report = None
+    if packs_dir.resolve() == (REPO / "packs").resolve():
+        report = request.getfixturevalue("committed_report")["report"]
+    return shared(tmp_path_factory, "browser-site",
+                  functools.partial(_build_site, packs_dir=packs_dir, report=report))
 
 
 @pytest.fixture(scope="session")
