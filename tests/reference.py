@@ -280,14 +280,16 @@ def bfs(level: Level, cap: int = 500_000) -> tuple[str, int | None, list[Move] |
     return UNSOLVABLE, None, None, len(parent)
 
 
-def distances(level: Level, cap: int = 500_000) -> dict[State, int]:
-    """Every reachable state with its distance from the start; CapExceeded past ``cap``."""
+def distances(level: Level, cap: int = 500_000, succ=None) -> dict[State, int]:
+    """Every reachable state with its distance from the start; CapExceeded past ``cap``.
+    ``succ``: a ``memo_successors(level)`` to share move generation with later questions."""
+    succ = succ or memo_successors(level)
     s0 = start(level)
     dist = {s0: 0}
     queue = deque([s0])
     while queue:
         s = queue.popleft()
-        for _, t in _neighbours(level, s):
+        for t in succ(s).values():
             if t not in dist:
                 if len(dist) >= cap:
                     raise CapExceeded(cap)
@@ -525,6 +527,20 @@ def memo_neighbours(level: Level):
     return neighbours
 
 
+def memo_successors(level: Level):
+    """Each state's legal moves, each with the state it leads to (``moves`` order),
+    remembered per state: the sequences, plans and chains below replay the same
+    states again and again."""
+    memo: dict[State, dict[Move, State]] = {}
+
+    def successors(s: State) -> dict[Move, State]:
+        got = memo.get(s)
+        if got is None:
+            got = memo[s] = dict(_neighbours(level, s))
+        return got
+    return successors
+
+
 def solve_from(level: Level, state: State, cap: int = 500_000, neighbours=None) -> int | None:
     """Par of ``state`` by a fresh breadth-first search (None: no win reachable).
 
@@ -550,14 +566,16 @@ def solve_from(level: Level, state: State, cap: int = 500_000, neighbours=None) 
     return None
 
 
-def optimal_sequences(level: Level, limit: int = 20_000, cap: int = 500_000) -> list[tuple[Move, ...]]:
+def optimal_sequences(level: Level, limit: int = 20_000, cap: int = 500_000,
+                      succ=None) -> list[tuple[Move, ...]]:
     """Every optimal move sequence from the start, sorted; [] when unsolvable; [()] when solved at load.
 
     On an optimal sequence of length ``best`` the state after move i is exactly i
     moves from the start (were it closer, a shorter win would exist), so the
     enumeration only follows moves one BFS layer deeper.  CapExceeded past ``limit``
     sequences."""
-    dist = distances(level, cap)
+    succ = succ or memo_successors(level)
+    dist = distances(level, cap, succ)
     goals = [s for s in dist if is_solved(level, s)]
     if not goals:
         return []
@@ -572,7 +590,7 @@ def optimal_sequences(level: Level, limit: int = 20_000, cap: int = 500_000) -> 
             out = [()] if is_solved(level, s) else []
         else:
             out = []
-            for move, t in _neighbours(level, s):
+            for move, t in succ(s).items():
                 if dist.get(t) == d + 1:
                     out.extend((move,) + rest for rest in tails(t))
                     if len(out) > limit:
@@ -583,15 +601,7 @@ def optimal_sequences(level: Level, limit: int = 20_000, cap: int = 500_000) -> 
     return sorted(tails(start(level)))
 
 
-def _replay(level: Level, seq: tuple[Move, ...]) -> list[State]:
-    """The states along ``seq`` from the start (len(seq) + 1 of them); ValueError if illegal."""
-    states = [start(level)]
-    for m in seq:
-        states.append(apply(level, states[-1], m))
-    return states
-
-
-def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None
+def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None, succ=None
                  ) -> list[list[tuple[Move, ...]]]:
     """Optimal sequences grouped into plans (RULES.md Quality, Plans), each group sorted,
     the groups in order of their least member.
@@ -600,8 +610,9 @@ def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None
     i + 1 are swapped when the two moves belong to different blocks, both orders are
     legal from the same position with the same (block, distance) labels, and both
     orders reach the same position."""
+    succ = succ or memo_successors(level)
     if seqs is None:
-        seqs = optimal_sequences(level)
+        seqs = optimal_sequences(level, succ=succ)
     index = {s: n for n, s in enumerate(seqs)}
     parent = list(range(len(seqs)))
 
@@ -612,18 +623,18 @@ def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None
         return a
 
     for seq in seqs:
-        states = _replay(level, seq)
+        states = [start(level)]
+        for m in seq:
+            states.append(succ(states[-1])[m])
         for i in range(len(seq) - 1):
             a, b = seq[i], seq[i + 1]
             if a[0] == b[0]:
                 continue
-            s = states[i]
-            if b not in moves(level, s):
+            after_b = succ(states[i])
+            if b not in after_b:
                 continue
-            mid = _slide(level, s, b)
-            if a not in moves(level, mid):
-                continue
-            if _slide(level, mid, a) != states[i + 2]:
+            mid = after_b[b]
+            if succ(mid).get(a) != states[i + 2]:     # a illegal there, or elsewhere
                 continue
             swapped = seq[:i] + (b, a) + seq[i + 2:]
             # Same length, same end: the swapped sequence is optimal, so it was enumerated.
@@ -635,9 +646,9 @@ def plan_classes(level: Level, seqs: list[tuple[Move, ...]] | None = None
     return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
 
 
-def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int:
+def plans(level: Level, seqs: list[tuple[Move, ...]] | None = None, succ=None) -> int:
     """Optimal sequences up to swapping commuting adjacent moves: the number of groups."""
-    return len(plan_classes(level, seqs))
+    return len(plan_classes(level, seqs, succ))
 
 
 def occurrences(seq: tuple[Move, ...]) -> list[tuple[int, int]]:
@@ -671,14 +682,15 @@ def plan_chain(group: list[tuple[Move, ...]]) -> int:
     return max(height.values(), default=0)
 
 
-def chain(level: Level, seqs: list[tuple[Move, ...]] | None = None) -> int | None:
+def chain(level: Level, seqs: list[tuple[Move, ...]] | None = None, succ=None) -> int | None:
     """The level's chain: the least chain over its plans (None when unsolvable, 0 when
     solved at load)."""
+    succ = succ or memo_successors(level)
     if seqs is None:
-        seqs = optimal_sequences(level)
+        seqs = optimal_sequences(level, succ=succ)
     if not seqs:
         return None
-    return min(plan_chain(g) for g in plan_classes(level, seqs))
+    return min(plan_chain(g) for g in plan_classes(level, seqs, succ))
 
 
 def forced(level: Level, solution: tuple[Move, ...], cap: int = 500_000) -> int | None:
@@ -744,8 +756,9 @@ def traps(level: Level, cap: int = 500_000) -> int:
 
 def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str, Any]:
     """Every measure of RULES.md Quality, by brute force, keyed like ``lumina.engine.Measures``."""
-    seqs = optimal_sequences(level, limit, cap)
-    comp = distances(level, cap)
+    succ = memo_successors(level)
+    seqs = optimal_sequences(level, limit, cap, succ)
+    comp = distances(level, cap, succ)
     solved = bool(seqs)
     moved = {m[0] for seq in seqs for m in seq}
     cpar = None
@@ -755,7 +768,7 @@ def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str,
     return {
         "outcome": SOLVED if solved else UNSOLVABLE,
         "optimal": len(seqs[0]) if solved else None,
-        "plans": plans(level, seqs) if solved else 0,
+        "plans": plans(level, seqs, succ) if solved else 0,
         "solutions": len(seqs),
         "dead_blocks": tuple(i for i in range(len(level["blocks"])) if i not in moved),
         "crystal_optimal": cpar,
@@ -764,7 +777,7 @@ def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str,
         "first_moves_legal": len(moves(level, start(level))),
         "component_states": len(comp),
         "traps": traps(level, cap),
-        "chain": chain(level, seqs),
+        "chain": chain(level, seqs, succ),
         "optional_twist": optional_twist(level, seqs),
         "dead_twists": tuple(i for i in range(len(level["blocks"]))
                              if i not in moved and level["blocks"][i]["kind"] in TWIST),
