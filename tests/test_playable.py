@@ -63,10 +63,10 @@ def test_level_with_nothing_movable_is_not_playable(tmp_path):
     `internal error (ZeroDivisionError)` in the generation-report page."""
     lv = level_json("6x6-R2-K4221-w32", "x-01")         # a wall holds the key at the lantern
     assert lv["analysis"]["first_moves_legal"] == 0
-    w = _daily_pool_with(tmp_path, lv)
-    ran = run_cli("verify", w / "dailies.json")
+    ran = run_cli("verify", _pack_with(tmp_path, lv))   # (a level rule: one level is enough)
     assert ran.returncode == 1, ran.stderr
-    assert "FAIL d-001: analysis.first_moves_legal: 0: no block can move" in ran.stdout, ran.stdout
+    assert "FAIL x-01: analysis.first_moves_legal: 0: no block can move" in ran.stdout, ran.stdout
+    w = _daily_pool_with(tmp_path, lv)
     ran = run_cli("publish", "--packs", w, "--out", tmp_path / "site")
     assert ran.returncode == 1, ran.stderr[-2000:]
     assert "refused" in ran.stderr and "internal error" not in ran.stderr and "Traceback" not in ran.stderr
