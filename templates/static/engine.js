@@ -181,8 +181,17 @@ export function compile(level) {
 }
 
 /** A state's flags as the kernel's bits, and back. */
-const bitsOf = (c, s) => { let fl = 0; c.flagbit.forEach((f, i) => { if (f >= 0 && s.flags[i]) fl |= 1 << f; }); return fl; };
-const flagsOf = (c, fl) => Array.from(c.flagbit, (f) => (f >= 0 ? (fl >> f) & 1 : 0));
+function bitsOf(c, s) {
+  const fb = c.flagbit;
+  let fl = 0;
+  for (let i = 0; i < fb.length; i++) if (fb[i] >= 0 && s.flags[i]) fl |= 1 << fb[i];
+  return fl;
+}
+function flagsOf(c, fl) {
+  const fb = c.flagbit, out = new Array(fb.length);
+  for (let i = 0; i < fb.length; i++) out[i] = fb[i] >= 0 ? (fl >> fb[i]) & 1 : 0;
+  return out;
+}
 
 /** The level's start state, thaw-at-load applied. */
 export function startState(b) {
