@@ -19,12 +19,15 @@ own blockers (a wall there closes that way):
     . . D . .
 """
 from libc.stdint cimport uint64_t, int64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
 from lumina.engine.rules cimport (
     Core, MAXB, MAXMOVES, K_SAND, K_RIME, gen_moves, do_move, solved, occupancy, pos_of,
     flag_set, key_beam)
 from lumina.engine.board cimport Board
 
 cdef enum:
+    SEEN_SLOTS = 4096       # positions whose score a play remembers (a power of two)
     FAR = 4                 # a blocker that cannot leave (spent sand, walls both ways)
     MEMORY_MAX = 64
     WEIGHTS = 48            # weight table length (half points of score difference)
@@ -121,17 +124,41 @@ cdef int _score(const Core* c, uint64_t s) noexcept nogil:
     return 3
 
 
-cdef int _look(const Core* c, uint64_t s, int depth) noexcept nogil:
+# The scores of the positions met lately: a direct-mapped cache (a position's score is a
+# pure function of it, and a play meets the same few hundred positions thousands of
+# times). An empty slot holds the all-ones key, never a state (no block stands at axis
+# position 7).
+cdef struct Seen:
+    uint64_t key[SEEN_SLOTS]
+    int score[SEEN_SLOTS]
+
+
+cdef void _seen_clear(Seen* m) noexcept nogil:
+    memset(m.key, 0xFF, sizeof(m.key))
+
+
+cdef inline int _scored(const Core* c, uint64_t s, Seen* m) noexcept nogil:
+    """_score(c, s), remembered in `m`."""
+    cdef uint64_t h = s ^ (s >> 29)
+    h *= 0xBF58476D1CE4E5B9ULL
+    h = (h ^ (h >> 32)) & (SEEN_SLOTS - 1)
+    if m.key[h] != s:
+        m.key[h] = s
+        m.score[h] = _score(c, s)
+    return m.score[h]
+
+
+cdef int _look(const Core* c, uint64_t s, int depth, Seen* m) noexcept nogil:
     """The best score the player sees within `depth` more moves (a win: 0), in half
     points: a position reached one move later counts half a point more."""
     cdef int mb[MAXMOVES]
     cdef int md[MAXMOVES]
-    cdef int n, k, v, best = 2 * _score(c, s)
+    cdef int n, k, v, best = 2 * _scored(c, s, m)
     if best == 0 or depth <= 0:
         return best
     n = gen_moves(c, s, mb, md)
     for k in range(n):
-        v = _look(c, do_move(c, s, mb[k], md[k]), depth - 1) + 1
+        v = _look(c, do_move(c, s, mb[k], md[k]), depth - 1, m) + 1
         if v < best:
             best = v
     return best
@@ -154,6 +181,10 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
     cdef int val[MAXMOVES]
     cdef int64_t w[WEIGHTS]
     cdef int run, n, k, m, vmin, d, since, best, now, won, wins = 0, actions, nrec, at, pick
+    cdef Seen* seen = <Seen*>malloc(sizeof(Seen))
+    if seen == NULL:
+        raise MemoryError
+    _seen_clear(seen)
     if memory > MEMORY_MAX:
         memory = MEMORY_MAX
     for k in range(WEIGHTS):
@@ -165,7 +196,7 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
         nrec = 0
         at = 0
         since = 0
-        best = _score(c, s)
+        best = _scored(c, s, seen)
         actions = 0
         won = solved(c, s)
         while not won and actions < budget:
@@ -178,7 +209,7 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
                 if solved(c, t):
                     pick = k            # a person sees a win one move away
                     break
-                val[k] = _look(c, t, depth - 1)
+                val[k] = _look(c, t, depth - 1, seen)
                 for m in range(nrec):
                     if recent[m] == t:
                         val[k] += revisit
@@ -213,7 +244,7 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
             if solved(c, s):
                 won = 1
                 break
-            now = _score(c, s)
+            now = _scored(c, s, seen)
             if now < best:
                 best = now
                 since = 0
@@ -224,8 +255,9 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
                     nrec = 0
                     at = 0
                     since = 0
-                    best = _score(c, s)
+                    best = _scored(c, s, seen)
                     actions += 1
         out.append(actions)
         wins += won
+    free(seen)
     return out, wins
