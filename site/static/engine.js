@@ -17,7 +17,9 @@ const cell=y*c.W+x,t=c.tilt[cell];if(t===1)[dx,dy]=[-dy,-dx];else if(t===2)[dx,d
 return-2;}
 export function solved(c,pos){const kp=pos[c.keyi];if(!c.winBeam)return kp===c.winPos;occupy(c,pos);return traceLight(c,c.olo,c.ohi,c.beamX[kp],c.beamY[kp],c.bdx,c.bdy,null)===1;}
 export function compile(level){const core=compileCore(level);return{level,core,width:core.W,height:core.H,n:core.n,key:core.keyi,exit:level.exit,blocks:level.blocks.map((k)=>({...k,horiz:k.w>k.h})),win:level.win||"exit",beam:core.winBeam?level.beam:null,};}
-const bitsOf=(c,s)=>{let fl=0;c.flagbit.forEach((f,i)=>{if(f>=0&&s.flags[i])fl|=1<<f;});return fl;};const flagsOf=(c,fl)=>Array.from(c.flagbit,(f)=>(f>=0?(fl>>f)&1:0));export function startState(b){const{pos,fl}=startOf(b.core,b.level);return{pos:Array.from(pos),flags:flagsOf(b.core,fl)};}
+function bitsOf(c,s){const fb=c.flagbit;let fl=0;for(let i=0;i<fb.length;i++)if(fb[i]>=0&&s.flags[i])fl|=1<<fb[i];return fl;}
+function flagsOf(c,fl){const fb=c.flagbit,out=new Array(fb.length);for(let i=0;i<fb.length;i++)out[i]=fb[i]>=0?(fl>>fb[i])&1:0;return out;}
+export function startState(b){const{pos,fl}=startOf(b.core,b.level);return{pos:Array.from(pos),flags:flagsOf(b.core,fl)};}
 export function rect(b,s,i){const k=b.blocks[i],p=s.pos[i];return k.horiz?{x:p,y:k.y,w:k.w,h:k.h}:{x:k.x,y:p,w:k.w,h:k.h};}
 export const stateKey=(s)=>s.pos.join(",")+"|"+s.flags.join("");const MB=new Int8Array(128),MD=new Int8Array(128);export function legalMoves(b,s){const n=genMoves(b.core,s.pos,bitsOf(b.core,s),MB,MD),out=[];for(let k=0;k<n;k++)out.push([MB[k],MD[k]]);return out;}
 export function applyMove(b,s,[i,d]){if(!legalMoves(b,s).some((m)=>m[0]===i&&m[1]===d))throw new Error(`illegal move [${i}, ${d}]`);return applyLegal(b,s,[i,d]);}
