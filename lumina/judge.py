@@ -259,6 +259,11 @@ class _Texter:
         return blocks, with_key, without_key, tail, every
 
     def text(self, drop: frozenset[int] = frozenset()) -> str:
+        return self.finish(*self.head(drop), drop)
+
+    def head(self, drop: frozenset[int] = frozenset()) -> tuple[str, tuple]:
+        """The text's start, up to its blocks (grid, win, lantern and beam), and the
+        pieces `finish` completes it from."""
         # the offset: the least x and y among the blocks kept and the fixed pieces
         ox, oy = self.fixed_x, self.fixed_y
         for v, i in self.by_x:
@@ -276,11 +281,23 @@ class _Texter:
         pieces = self.memo.get((ox, oy))
         if pieces is None:
             pieces = self.memo[(ox, oy)] = self._pieces(ox, oy)
-        blocks, with_key, without_key, tail, every = pieces
+        return (pieces[2] if drop and self.img.key_index in drop else pieces[1]), pieces
+
+    def finish(self, head: str, pieces: tuple, drop: frozenset[int] = frozenset()) -> str:
+        blocks, _, _, tail, every = pieces
         if not drop:
-            return with_key + every + tail
-        head = without_key if self.img.key_index in drop else with_key
+            return head + every + tail
         return head + ".".join([blocks[i] for i in self.order if i not in drop]) + tail
+
+
+def _least_text(texters: Sequence[_Texter], drop: frozenset[int] = frozenset()) -> str:
+    """min(t.text(drop) for t in texters), with the whole text made only for the images
+    whose start could lead to the least: a text whose start neither equals the least
+    start nor begins with it is greater at a character of that start (the eight images
+    of a board usually differ there: the lantern's place)."""
+    heads = [t.head(drop) for t in texters]
+    least = min(h for h, _ in heads)
+    return min([t.finish(h, p, drop) for t, (h, p) in zip(texters, heads) if h.startswith(least)])
 
 
 @functools.lru_cache(maxsize=1024)
@@ -303,7 +320,7 @@ def family_key(level: Level) -> str:
     with the lantern: block kinds, shapes and places, walls, mirrors (tilts turned
     with the board), lantern, win kind, beam direction and start. Not the par, id
     or any metadata. Equal keys: the same puzzle up to symmetry and translation."""
-    return min([t.text() for t in _texters(level)])
+    return _least_text(_texters(level))
 
 
 def decoys(level: Level, dead: Iterable[int] | None = None) -> frozenset[int]:
@@ -321,9 +338,8 @@ def _near_keys(level: Level, drop: frozenset[int] = frozenset()) -> tuple[str, t
     """(the family key of the board without the blocks of `drop`, and of that board
     without one more block i, for every other block i)."""
     imgs = _texters(level)
-    full = min([t.text(drop) for t in imgs])
-    minus = tuple(min([t.text(drop | {i}) for t in imgs])
-                  for i in range(len(level.blocks)) if i not in drop)
+    full = _least_text(imgs, drop)
+    minus = tuple(_least_text(imgs, drop | {i}) for i in range(len(level.blocks)) if i not in drop)
     return full, minus
 
 
@@ -377,7 +393,7 @@ def reskin_keys(level: Level) -> frozenset[str]:
     n = len(level.blocks)
     drops = [frozenset()] + [frozenset({i}) for i in range(n)] + [
         frozenset({i, j}) for i in range(n) for j in range(i + 1, n)]
-    return frozenset(min([t.text(d) for t in imgs]) for d in drops)
+    return frozenset(_least_text(imgs, d) for d in drops)
 
 
 class ReskinIndex:

@@ -714,3 +714,24 @@ def test_world_problems_reads_recorded_effort():
     assert "effort_missing" in [p.reason for p in world_problems(world, bare)]
     got = world_problems(world, levels, felt=[100.0, 10.0])
     assert ("effort_spike", "w1-02") in [(p.reason, p.level) for p in got]
+
+
+def test_least_text_is_the_least_of_the_eight_images_texts():
+    """The keys (family, near, re-skin) take the least of a board's eight images' texts,
+    making whole texts only for the images whose start (grid, lantern, beam) could lead
+    to it: the same key as making all eight, on committed levels of every kind, whole and
+    without each block, kinds kept and ignored."""
+    from pathlib import Path
+    from lumina import judge
+    from lumina.packfile import read_pack
+    packs = Path(__file__).resolve().parents[1] / "packs"
+    levels = [lv for name in ("world-1", "world-2", "world-3", "world-4", "world-5", "dailies")
+              for lv in read_pack(packs / f"{name}.json").levels][::3]
+    checked = 0
+    for lv in levels:
+        for blind in (False, True):
+            imgs = judge._texters(lv, blind)
+            for d in [frozenset()] + [frozenset({i}) for i in range(len(lv.blocks))]:
+                assert judge._least_text(imgs, d) == min(t.text(d) for t in imgs), (lv.id, blind, d)
+                checked += 1
+    assert checked > 1000
