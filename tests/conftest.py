@@ -2,7 +2,8 @@
 and the session fixtures that cost seconds, made once for the whole run.
 
 The ``slow`` marker is declared in pyproject.toml. The suite runs on every core
-(pytest-xdist, `addopts` in pyproject.toml); `shared(...)` (tests/shared.py) makes a
+(pytest-xdist, `addopts` in pyproject.toml: a worker per core and one more,
+`pytest_xdist_auto_num_workers` below); `shared(...)` (tests/shared.py) makes a
 fixture's result once for all workers.
 
     committed_publish   `python -m lumina.publish` of the committed packs (the real
