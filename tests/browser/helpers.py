@@ -40,6 +40,18 @@ def drag(page, level: dict, move) -> None:
     page.mouse.up()
 
 
+def win_by_dragging(page, base_url: str, level: dict) -> str | None:
+    """Open world level `level`'s page, drag its stored solution, wait for the result:
+    the stars it shows."""
+    w, n = level["id"][1:].split("-")
+    page.goto(base_url + f"w{w}/{n}.html")
+    page.wait_for_selector(f'#board[data-level="{level["id"]}"] [data-block]')
+    for m in level["solution"]:
+        drag(page, level, m)
+    page.wait_for_selector("#result[data-filled]")
+    return page.locator("#result").get_attribute("data-stars")
+
+
 def keyboard_move(page, level: dict, move, grab: bool = False) -> None:
     """Select block i, press Shift+arrow |d| times (once for ice), then Enter. With grab:
     Enter picks the block up, plain arrows slide it, Enter drops it."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE_PACKS, REPO, SUBPATH, _Quiet, new_context, shoot
-from helpers import drag, open_everything, watch
+from helpers import open_everything, watch, win_by_dragging
 
 READY = 'html[data-offline="ready"]'
 
@@ -38,13 +38,7 @@ def test_every_page_type_opens_and_plays_offline_after_one_visit(browser, base_u
     # a level never opened before: it opens, plays and wins with the network off
     lid = max((i for i in packs if i.startswith("w3-") and not packs[i].get("tutorial")),
               key=lambda i: (packs[i]["optimal"], i))
-    lv = packs[lid]
-    page.goto(base_url + f"w3/{lid[3:]}.html")
-    page.wait_for_selector(f'#board[data-level="{lid}"] [data-block]')
-    for m in lv["solution"]:
-        drag(page, lv, m)
-    page.wait_for_selector("#result[data-filled]")
-    assert page.locator("#result").get_attribute("data-stars") == "3"
+    assert win_by_dragging(page, base_url, packs[lid]) == "3"
     shoot(page, output_dir, "offline-level-won")
     # every other page type, offline too: worlds, a daily and the archive, today's hop,
     # progress, how-to, how levels are made, a shared level (par found by the worker)
