@@ -20,11 +20,11 @@ own blockers (a wall there closes that way):
 """
 from libc.stdint cimport uint64_t, int64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
 from lumina.engine.rules cimport (
     Core, MAXB, MAXMOVES, K_SAND, K_RIME, gen_moves, do_move, solved, occupancy, pos_of,
     flag_set, key_beam)
 from lumina.engine.board cimport Board
+from lumina.engine.table cimport EMPTY_KEY, mix
 
 cdef enum:
     SEEN_SLOTS = 4096       # positions whose score a play remembers (a power of two)
@@ -126,22 +126,21 @@ cdef int _score(const Core* c, uint64_t s) noexcept nogil:
 
 # The scores of the positions met lately: a direct-mapped cache (a position's score is a
 # pure function of it, and a play meets the same few hundred positions thousands of
-# times). An empty slot holds the all-ones key, never a state (no block stands at axis
-# position 7).
+# times), slotted by the visited table's mix; an empty slot holds its EMPTY_KEY.
 cdef struct Seen:
     uint64_t key[SEEN_SLOTS]
     int score[SEEN_SLOTS]
 
 
 cdef void _seen_clear(Seen* m) noexcept nogil:
-    memset(m.key, 0xFF, sizeof(m.key))
+    cdef int i
+    for i in range(SEEN_SLOTS):
+        m.key[i] = EMPTY_KEY
 
 
 cdef inline int _scored(const Core* c, uint64_t s, Seen* m) noexcept nogil:
     """_score(c, s), remembered in `m`."""
-    cdef uint64_t h = s ^ (s >> 29)
-    h *= 0xBF58476D1CE4E5B9ULL
-    h = (h ^ (h >> 32)) & (SEEN_SLOTS - 1)
+    cdef uint64_t h = mix(s) & (SEEN_SLOTS - 1)
     if m.key[h] != s:
         m.key[h] = s
         m.score[h] = _score(c, s)
@@ -185,79 +184,81 @@ def play(Board board, uint64_t seed, int runs, int budget, int depth, int memory
     if seen == NULL:
         raise MemoryError
     _seen_clear(seen)
-    if memory > MEMORY_MAX:
-        memory = MEMORY_MAX
-    for k in range(WEIGHTS):
-        w[k] = weights[k] if k < len(weights) else 0
-    out = []
-    for run in range(runs):
-        rng = seed * 1000003 + run
-        s = start
-        nrec = 0
-        at = 0
-        since = 0
-        best = _scored(c, s, seen)
-        actions = 0
-        won = solved(c, s)
-        while not won and actions < budget:
-            n = gen_moves(c, s, mb, md)
-            pick = -1
-            vmin = 1 << 30
-            for k in range(n):
-                t = do_move(c, s, mb[k], md[k])
-                nxt[k] = t
-                if solved(c, t):
-                    pick = k            # a person sees a win one move away
-                    break
-                val[k] = _look(c, t, depth - 1, seen)
-                for m in range(nrec):
-                    if recent[m] == t:
-                        val[k] += revisit
+    try:
+        if memory > MEMORY_MAX:
+            memory = MEMORY_MAX
+        for k in range(WEIGHTS):
+            w[k] = weights[k] if k < len(weights) else 0
+        out = []
+        for run in range(runs):
+            rng = seed * 1000003 + run
+            s = start
+            nrec = 0
+            at = 0
+            since = 0
+            best = _scored(c, s, seen)
+            actions = 0
+            won = solved(c, s)
+            while not won and actions < budget:
+                n = gen_moves(c, s, mb, md)
+                pick = -1
+                vmin = 1 << 30
+                for k in range(n):
+                    t = do_move(c, s, mb[k], md[k])
+                    nxt[k] = t
+                    if solved(c, t):
+                        pick = k            # a person sees a win one move away
                         break
-                if val[k] < vmin:
-                    vmin = val[k]
-            if pick < 0 and n > 0:
-                total = 0
-                for k in range(n):
-                    d = val[k] - vmin
-                    total += <uint64_t>w[d] if d < WEIGHTS else 0
-                r = _next(&rng) % total
-                for k in range(n):
-                    d = val[k] - vmin
-                    if d < WEIGHTS:
-                        if r < <uint64_t>w[d]:
-                            pick = k
+                    val[k] = _look(c, t, depth - 1, seen)
+                    for m in range(nrec):
+                        if recent[m] == t:
+                            val[k] += revisit
                             break
-                        r -= <uint64_t>w[d]
-            actions += 1
-            if pick < 0:                # no legal move: start again
-                s = start
-                nrec = 0
-                since = 0
-                continue
-            if memory > 0:
-                recent[at] = s
-                at = (at + 1) % memory
-                if nrec < memory:
-                    nrec += 1
-            s = nxt[pick]
-            if solved(c, s):
-                won = 1
-                break
-            now = _scored(c, s, seen)
-            if now < best:
-                best = now
-                since = 0
-            else:
-                since += 1
-                if since >= patience:
+                    if val[k] < vmin:
+                        vmin = val[k]
+                if pick < 0 and n > 0:
+                    total = 0
+                    for k in range(n):
+                        d = val[k] - vmin
+                        total += <uint64_t>w[d] if d < WEIGHTS else 0
+                    r = _next(&rng) % total
+                    for k in range(n):
+                        d = val[k] - vmin
+                        if d < WEIGHTS:
+                            if r < <uint64_t>w[d]:
+                                pick = k
+                                break
+                            r -= <uint64_t>w[d]
+                actions += 1
+                if pick < 0:                # no legal move: start again
                     s = start
                     nrec = 0
-                    at = 0
                     since = 0
-                    best = _scored(c, s, seen)
-                    actions += 1
-        out.append(actions)
-        wins += won
-    free(seen)
+                    continue
+                if memory > 0:
+                    recent[at] = s
+                    at = (at + 1) % memory
+                    if nrec < memory:
+                        nrec += 1
+                s = nxt[pick]
+                if solved(c, s):
+                    won = 1
+                    break
+                now = _scored(c, s, seen)
+                if now < best:
+                    best = now
+                    since = 0
+                else:
+                    since += 1
+                    if since >= patience:
+                        s = start
+                        nrec = 0
+                        at = 0
+                        since = 0
+                        best = _scored(c, s, seen)
+                        actions += 1
+            out.append(actions)
+            wins += won
+    finally:
+        free(seen)
     return out, wins
