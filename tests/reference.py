@@ -515,18 +515,6 @@ def rush_sample_lines() -> list[tuple[int, str, int]]:
 # the connected groups of those sequences under the adjacent-swap rule, every
 # state's par is its own forward BFS.  Only for levels of a few hundred states.
 
-def memo_neighbours(level: Level):
-    """``_neighbours`` with its answers remembered per state (the many fresh searches
-    below walk the same states again and again; each search is still its own BFS)."""
-    memo: dict[State, list[tuple[Move, State]]] = {}
-
-    def neighbours(s: State) -> list[tuple[Move, State]]:
-        if s not in memo:
-            memo[s] = list(_neighbours(level, s))
-        return memo[s]
-    return neighbours
-
-
 def memo_successors(level: Level):
     """Each state's legal moves, each with the state it leads to (``moves`` order),
     remembered per state: the sequences, plans and chains below replay the same
@@ -539,6 +527,14 @@ def memo_successors(level: Level):
             got = memo[s] = dict(_neighbours(level, s))
         return got
     return successors
+
+
+def memo_neighbours(level: Level, succ=None):
+    """``_neighbours`` with its answers remembered per state (the many fresh searches
+    below walk the same states again and again; each search is still its own BFS):
+    the (move, state) pairs of ``succ``, a ``memo_successors(level)``."""
+    succ = succ or memo_successors(level)
+    return lambda s: succ(s).items()
 
 
 def solve_from(level: Level, state: State, cap: int = 500_000, neighbours=None) -> int | None:
@@ -750,8 +746,9 @@ def has_twists(level: Level) -> bool:
 
 def traps(level: Level, cap: int = 500_000) -> int:
     """States reachable from the start from which no win is reachable (a fresh BFS from each)."""
-    nb = memo_neighbours(level)
-    return sum(1 for s in distances(level, cap) if solve_from(level, s, cap, nb) is None)
+    succ = memo_successors(level)
+    nb = memo_neighbours(level, succ)
+    return sum(1 for s in distances(level, cap, succ) if solve_from(level, s, cap, nb) is None)
 
 
 def measures(level: Level, limit: int = 20_000, cap: int = 500_000) -> dict[str, Any]:
